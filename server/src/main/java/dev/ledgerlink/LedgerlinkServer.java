@@ -1,0 +1,96 @@
+package dev.ledgerlink;
+
+import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.store.Database;
+import dev.ledgerlink.web.WebServer;
+import io.javalin.Javalin;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Wiring only: settings → database → services → web server and background workers. */
+public final class LedgerlinkServer implements AutoCloseable {
+    private final Services services;
+    private final Javalin web;
+    private final List<AutoCloseable> workers;
+    private final JvmGcMetrics gcMetrics;
+
+    private LedgerlinkServer(Services services, Javalin web, List<AutoCloseable> workers, JvmGcMetrics gcMetrics) {
+        this.services = services;
+        this.web = web;
+        this.workers = workers;
+        this.gcMetrics = gcMetrics;
+    }
+
+    public static LedgerlinkServer start(Settings settings, Clock clock) {
+        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new ClassLoaderMetrics().bindTo(metrics);
+        new JvmMemoryMetrics().bindTo(metrics);
+        new JvmThreadMetrics().bindTo(metrics);
+        new ProcessorMetrics().bindTo(metrics);
+        new UptimeMetrics().bindTo(metrics);
+        JvmGcMetrics gc = new JvmGcMetrics();
+        gc.bindTo(metrics);
+        Database db = openDatabase(settings, metrics);
+        try {
+            Services services = Services.create(settings, clock, db, metrics);
+            List<AutoCloseable> workers = new ArrayList<>();
+            Javalin web = WebServer.create(services).start(settings.get(Setting.HTTP_HOST), settings.integer(Setting.HTTP_PORT));
+            return new LedgerlinkServer(services, web, workers, gc);
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+    }
+
+    public static Database openDatabase(Settings settings, io.micrometer.core.instrument.MeterRegistry metrics) {
+        return Database.open(settings.get(Setting.DB_URL), settings.get(Setting.DB_USER), settings.get(Setting.DB_PASSWORD),
+                settings.integer(Setting.DB_POOL_SIZE), metrics);
+    }
+
+    public Services services() { return services; }
+
+    public int port() { return web.port(); }
+
+    /** The public API address: base-url when configured, else this server's own address. */
+    public String baseUrl() {
+        String configured = services.settings().get(Setting.BASE_URL);
+        if (!configured.isBlank()) return stripSlash(configured);
+        String host = services.settings().get(Setting.HTTP_HOST);
+        if (host.equals("0.0.0.0") || host.equals("::")) host = "localhost";
+        return "http://" + host + ":" + port();
+    }
+
+    public String authUrl() {
+        String configured = services.settings().get(Setting.AUTH_URL);
+        return configured.isBlank() ? baseUrl() : stripSlash(configured);
+    }
+
+    private static String stripSlash(String url) {
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    /** Stops taking requests, lets workers finish what they hold, then closes the database. */
+    @Override
+    public void close() {
+        web.stop();
+        for (AutoCloseable w : workers.reversed()) {
+            try {
+                w.close();
+            } catch (Exception e) {
+                org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn("worker did not stop cleanly", e);
+            }
+        }
+        gcMetrics.close();
+        services.database().close();
+    }
+}

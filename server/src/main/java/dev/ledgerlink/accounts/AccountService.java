@@ -1,0 +1,86 @@
+package dev.ledgerlink.accounts;
+
+import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.errors.Validation;
+import dev.ledgerlink.secrets.RandomTokens;
+import dev.ledgerlink.store.Constraints;
+import java.time.Clock;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.jdbi.v3.core.Jdbi;
+
+/** Accounts (businesses) and who belongs to them. */
+public final class AccountService {
+    public static final Set<String> ROLES = Set.of("owner", "admin", "manager", "employee", "accountant", "contractor");
+    private static final int ACCOUNT_ID_LENGTH = 5;
+
+    private final Jdbi jdbi;
+    private final Clock clock;
+
+    public AccountService(Jdbi jdbi, Clock clock) {
+        this.jdbi = jdbi;
+        this.clock = clock;
+    }
+
+    public Account create(String name, String timezone) {
+        String n = name == null ? "" : name.trim();
+        String tz = timezone == null || timezone.isBlank() ? "UTC" : timezone.trim();
+        new Validation()
+                .check(Names.isValidRequired(n), "name", "must not be empty; " + Names.RULE)
+                .check(isZone(tz), "timezone", "must be an IANA time zone such as America/Toronto")
+                .throwIfInvalid();
+        // A short random id, as the platform's own ids look; retry on the rare collision.
+        for (int attempt = 0; attempt < 20; attempt++) {
+            String accountId = RandomTokens.alphanumeric(ACCOUNT_ID_LENGTH);
+            try {
+                jdbi.useExtension(AccountStore.class, s -> s.insert(accountId, n, tz, clock.instant()));
+                return find(accountId).orElseThrow();
+            } catch (RuntimeException e) {
+                if (!Constraints.isUniqueViolation(e)) throw e;
+            }
+        }
+        throw new IllegalStateException("no free account id after 20 attempts");
+    }
+
+    public Optional<Account> find(String accountId) {
+        if (accountId == null) return Optional.empty();
+        return jdbi.withExtension(AccountStore.class, s -> s.findByAccountId(accountId));
+    }
+
+    public Membership addMember(String accountId, long userId, String role) {
+        String r = role == null ? "owner" : role.trim().toLowerCase(java.util.Locale.ROOT);
+        Validation v = new Validation().check(ROLES.contains(r), "role", "must be one of " + String.join(", ", ROLES.stream().sorted().toList()));
+        Optional<Account> account = find(accountId);
+        v.check(account.isPresent(), "account", "no account has the id " + accountId);
+        boolean userExists = jdbi.withExtension(UserStore.class, s -> s.find(userId)).isPresent();
+        v.check(userExists, "user", "no user has the id " + userId);
+        v.throwIfInvalid();
+        try {
+            jdbi.useExtension(AccountStore.class, s -> s.insertMembership(account.get().businessId(), userId, r, clock.instant()));
+        } catch (RuntimeException e) {
+            if (Constraints.isUniqueViolation(e)) throw ServiceException.invalid("user", "is already a member of account " + accountId);
+            throw e;
+        }
+        return membership(userId, accountId).orElseThrow();
+    }
+
+    public List<Membership> membershipsOf(long userId) {
+        return jdbi.withExtension(AccountStore.class, s -> s.membershipsOf(userId));
+    }
+
+    public Optional<Membership> membership(long userId, String accountId) {
+        return jdbi.withExtension(AccountStore.class, s -> s.membership(userId, accountId));
+    }
+
+    private static boolean isZone(String tz) {
+        try {
+            ZoneId.of(tz);
+            return true;
+        } catch (DateTimeException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.ledgerlink.accounts;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.sqlobject.config.RegisterRowMapper;
+import org.jdbi.v3.sqlobject.statement.GetGeneratedKeys;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.jdbi.v3.sqlobject.statement.SqlUpdate;
+
+/** The accounts and memberships tables. */
+@RegisterRowMapper(AccountRows.AccountMapper.class)
+@RegisterRowMapper(AccountRows.MembershipMapper.class)
+public interface AccountStore {
+
+    @SqlUpdate("""
+            insert into accounts (account_id, name, timezone, created_at)
+            values (:accountId, :name, :timezone, :createdAt)""")
+    @GetGeneratedKeys("id")
+    long insert(String accountId, String name, String timezone, Instant createdAt);
+
+    @SqlQuery("select id, account_id, name, timezone, created_at from accounts where account_id = :accountId")
+    Optional<Account> findByAccountId(String accountId);
+
+    @SqlUpdate("""
+            insert into memberships (account_id, user_id, role, created_at)
+            values (:businessId, :userId, :role, :createdAt)""")
+    @GetGeneratedKeys("id")
+    long insertMembership(long businessId, long userId, String role, Instant createdAt);
+
+    @SqlQuery("""
+            select m.id as membership_id, m.role, a.id, a.account_id, a.name, a.timezone, a.created_at
+            from memberships m join accounts a on a.id = m.account_id
+            where m.user_id = :userId order by m.id""")
+    List<Membership> membershipsOf(long userId);
+
+    @SqlQuery("""
+            select m.id as membership_id, m.role, a.id, a.account_id, a.name, a.timezone, a.created_at
+            from memberships m join accounts a on a.id = m.account_id
+            where m.user_id = :userId and a.account_id = :accountId""")
+    Optional<Membership> membership(long userId, String accountId);
+}

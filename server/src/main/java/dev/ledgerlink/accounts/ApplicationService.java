@@ -1,0 +1,99 @@
+package dev.ledgerlink.accounts;
+
+import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.errors.Validation;
+import dev.ledgerlink.secrets.Hashes;
+import dev.ledgerlink.secrets.RandomTokens;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * OAuth client applications: registration, secret rotation and client authentication.
+ * Client secrets are 256 random bits, shown once, stored as SHA-256 and compared in constant time.
+ */
+public final class ApplicationService {
+    public static final int MAX_REDIRECT_URIS = 20;
+
+    /** The application and its secret in plain text: the one moment the secret exists outside the client. */
+    public record Created(Application application, String clientSecret) {}
+
+    private final Jdbi jdbi;
+    private final Clock clock;
+    private final boolean devMode;
+
+    public ApplicationService(Jdbi jdbi, Clock clock, boolean devMode) {
+        this.jdbi = jdbi;
+        this.clock = clock;
+        this.devMode = devMode;
+    }
+
+    public Created create(String name, List<String> redirectUris, List<String> scopes) {
+        String n = name == null ? "" : name.trim();
+        List<String> uris = redirectUris == null ? List.of() : redirectUris.stream().map(String::trim).distinct().toList();
+        Set<String> scopeSet = new LinkedHashSet<>();
+        if (scopes != null) scopes.forEach(s -> scopeSet.addAll(Scopes.parse(s)));
+        Validation v = new Validation()
+                .check(Names.isValidRequired(n), "name", "must not be empty; " + Names.RULE)
+                .check(!uris.isEmpty(), "redirect_uri", "at least one redirect URI is required")
+                .check(uris.size() <= MAX_REDIRECT_URIS, "redirect_uri", "at most " + MAX_REDIRECT_URIS + " redirect URIs")
+                .check(!scopeSet.isEmpty(), "scope", "at least one scope is required");
+        for (String uri : uris) {
+            RedirectUriRule.problem(uri, devMode).ifPresent(p -> v.add("redirect_uri", uri + " " + p));
+        }
+        List<String> unknown = new ArrayList<>(scopeSet.stream().filter(s -> !Scopes.isKnown(s)).toList());
+        if (!unknown.isEmpty()) v.add("scope", "unknown scope " + String.join(", ", unknown) + "; known: " + String.join(" ", Scopes.all()));
+        v.throwIfInvalid();
+
+        String clientId = RandomTokens.urlSafe(24);
+        String secret = RandomTokens.urlSafe(32);
+        long id = jdbi.withExtension(ApplicationStore.class, s -> s.insert(clientId, Hashes.sha256Hex(secret), n,
+                String.join("\n", uris), Scopes.join(scopeSet), clock.instant()));
+        return new Created(find(id).orElseThrow(), secret);
+    }
+
+    public List<Application> list() {
+        return jdbi.withExtension(ApplicationStore.class, ApplicationStore::list);
+    }
+
+    public Optional<Application> find(long id) {
+        return jdbi.withExtension(ApplicationStore.class, s -> s.find(id));
+    }
+
+    public Optional<Application> findByClientId(String clientId) {
+        if (clientId == null) return Optional.empty();
+        return jdbi.withExtension(ApplicationStore.class, s -> s.findByClientId(clientId));
+    }
+
+    /** By numeric id or by client_id, as operators type either. */
+    public Application show(String idOrClientId) {
+        Optional<Application> byClientId = findByClientId(idOrClientId);
+        if (byClientId.isPresent()) return byClientId.get();
+        if (idOrClientId != null && idOrClientId.matches("\\d{1,18}")) {
+            return find(Long.parseLong(idOrClientId)).orElseThrow(() -> ServiceException.notFound("no application " + idOrClientId));
+        }
+        throw ServiceException.notFound("no application " + idOrClientId);
+    }
+
+    /** A new secret replaces the old one at once; the old one stops authenticating. */
+    public Created rotateSecret(String idOrClientId) {
+        Application app = show(idOrClientId);
+        String secret = RandomTokens.urlSafe(32);
+        jdbi.useExtension(ApplicationStore.class, s -> s.rotateSecret(app.id(), Hashes.sha256Hex(secret), clock.instant()));
+        return new Created(find(app.id()).orElseThrow(), secret);
+    }
+
+    /** The application these credentials belong to, or empty; constant-time on the secret. */
+    public Optional<Application> authenticate(String clientId, String clientSecret) {
+        if (clientId == null || clientSecret == null || clientId.length() > 64 || clientSecret.length() > 512) return Optional.empty();
+        Optional<String> storedHash = jdbi.withExtension(ApplicationStore.class, s -> s.secretHash(clientId));
+        if (storedHash.isEmpty() || !Hashes.constantTimeEquals(storedHash.get(), Hashes.sha256Hex(clientSecret))) {
+            return Optional.empty();
+        }
+        return findByClientId(clientId);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.ledgerlink.accounts;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.StatementContext;
+import org.jdbi.v3.sqlobject.config.RegisterRowMapper;
+import org.jdbi.v3.sqlobject.statement.GetGeneratedKeys;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.jdbi.v3.sqlobject.statement.SqlUpdate;
+
+/** The applications table. Redirect URIs are stored one per line, scopes space-separated. */
+@RegisterRowMapper(ApplicationStore.Mapper.class)
+public interface ApplicationStore {
+
+    String COLUMNS = "id, client_id, name, redirect_uris, scopes, created_at, secret_rotated_at";
+
+    @SqlUpdate("""
+            insert into applications (client_id, client_secret_hash, name, redirect_uris, scopes, created_at, secret_rotated_at)
+            values (:clientId, :secretHash, :name, :redirectUris, :scopes, :createdAt, :createdAt)""")
+    @GetGeneratedKeys("id")
+    long insert(String clientId, String secretHash, String name, String redirectUris, String scopes, Instant createdAt);
+
+    @SqlQuery("select " + COLUMNS + " from applications where id = :id")
+    Optional<Application> find(long id);
+
+    @SqlQuery("select " + COLUMNS + " from applications where client_id = :clientId")
+    Optional<Application> findByClientId(String clientId);
+
+    @SqlQuery("select client_secret_hash from applications where client_id = :clientId")
+    Optional<String> secretHash(String clientId);
+
+    @SqlQuery("select " + COLUMNS + " from applications order by id")
+    List<Application> list();
+
+    @SqlUpdate("update applications set client_secret_hash = :secretHash, secret_rotated_at = :now where id = :id")
+    int rotateSecret(long id, String secretHash, Instant now);
+
+    final class Mapper implements RowMapper<Application> {
+        @Override
+        public Application map(ResultSet rs, StatementContext ctx) throws SQLException {
+            return new Application(rs.getLong("id"), rs.getString("client_id"), rs.getString("name"),
+                    List.of(rs.getString("redirect_uris").split("\n")),
+                    Scopes.parse(rs.getString("scopes")),
+                    AccountRows.instant(rs, "created_at", ctx), AccountRows.instant(rs, "secret_rotated_at", ctx));
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.ledgerlink.accounts;
+
+import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.errors.Validation;
+import dev.ledgerlink.secrets.PasswordHasher;
+import dev.ledgerlink.store.Constraints;
+import java.time.Clock;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.jdbi.v3.core.Jdbi;
+
+/** Users: creation with its validation rules, lookup, and password login. */
+public final class UserService {
+    private static final Pattern EMAIL = Pattern.compile("^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$");
+    public static final int MIN_PASSWORD_LENGTH = 8;
+    public static final int MAX_PASSWORD_LENGTH = 1024;
+
+    private final Jdbi jdbi;
+    private final Clock clock;
+
+    public UserService(Jdbi jdbi, Clock clock) {
+        this.jdbi = jdbi;
+        this.clock = clock;
+    }
+
+    public User create(String email, String password, String firstName, String lastName) {
+        String e = email == null ? "" : email.trim();
+        String first = firstName == null ? "" : firstName.trim();
+        String last = lastName == null ? "" : lastName.trim();
+        Validation v = new Validation()
+                .check(e.length() <= 320 && EMAIL.matcher(e).matches(), "email", "must be an e-mail address such as ana@example.com")
+                .check(password != null && password.length() >= MIN_PASSWORD_LENGTH, "password", "must be at least " + MIN_PASSWORD_LENGTH + " characters")
+                .check(password == null || password.length() <= MAX_PASSWORD_LENGTH, "password", "must be at most " + MAX_PASSWORD_LENGTH + " characters")
+                .check(Names.isValid(first), "first_name", Names.RULE)
+                .check(Names.isValid(last), "last_name", Names.RULE);
+        v.throwIfInvalid();
+        String key = emailKey(e);
+        String hash = PasswordHasher.hash(password);
+        try {
+            long id = jdbi.withExtension(UserStore.class, s -> s.insert(e, key, hash, first, last, clock.instant()));
+            return find(id).orElseThrow();
+        } catch (RuntimeException ex) {
+            if (Constraints.isUniqueViolation(ex)) throw ServiceException.invalid("email", "is already registered");
+            throw ex;
+        }
+    }
+
+    public Optional<User> find(long id) {
+        return jdbi.withExtension(UserStore.class, s -> s.find(id));
+    }
+
+    public Optional<User> findByEmail(String email) {
+        if (email == null) return Optional.empty();
+        return jdbi.withExtension(UserStore.class, s -> s.findByEmailKey(emailKey(email.trim())));
+    }
+
+    /**
+     * The user whose e-mail and password these are. Takes the same Argon2id time whether or not the
+     * e-mail is known, so the answer's timing does not reveal registered addresses.
+     */
+    public Optional<User> authenticate(String email, String password) {
+        if (password == null || password.length() > MAX_PASSWORD_LENGTH) return Optional.empty();
+        Optional<User> user = findByEmail(email);
+        String hash = user.flatMap(u -> jdbi.withExtension(UserStore.class, s -> s.passwordHash(u.id()))).orElse(null);
+        return PasswordHasher.verify(password, hash) ? user : Optional.empty();
+    }
+
+    public long count() {
+        return jdbi.withExtension(UserStore.class, UserStore::count);
+    }
+
+    static String emailKey(String email) {
+        return email.toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.ledgerlink.cli;
+
+import dev.ledgerlink.Services;
+import dev.ledgerlink.accounts.Account;
+import dev.ledgerlink.accounts.Membership;
+import dev.ledgerlink.accounts.User;
+import dev.ledgerlink.errors.ServiceException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "accounts", mixinStandardHelpOptions = true, description = "Accounts (businesses) and their members.",
+        subcommands = {AccountsCommand.Create.class, AccountsCommand.AddMember.class})
+final class AccountsCommand {
+
+    @Command(name = "create", mixinStandardHelpOptions = true, description = "Create an account; prints its account_id.")
+    static final class Create extends ServiceCommand {
+        @Option(names = "--name", required = true, description = "Business name.")
+        String name;
+
+        @Option(names = "--timezone", defaultValue = "UTC", description = "IANA time zone (default: ${DEFAULT-VALUE}).")
+        String timezone;
+
+        @Override
+        void run(Services s) {
+            Account a = s.accounts().create(name, timezone);
+            print(accountJson(a), "account " + a.accountId() + " created (" + a.name() + ")");
+        }
+    }
+
+    @Command(name = "add-member", mixinStandardHelpOptions = true, description = "Make a user a member of an account.")
+    static final class AddMember extends ServiceCommand {
+        @Option(names = "--account", required = true, description = "The account_id.")
+        String account;
+
+        @Option(names = "--user", required = true, description = "The user's id or e-mail.")
+        String user;
+
+        @Option(names = "--role", defaultValue = "owner", description = "owner, admin, manager, employee, accountant or contractor (default: ${DEFAULT-VALUE}).")
+        String role;
+
+        @Override
+        void run(Services s) {
+            long userId = resolveUser(s, user);
+            Membership m = s.accounts().addMember(account, userId, role);
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("membership_id", m.id());
+            out.put("account_id", m.account().accountId());
+            out.put("user_id", userId);
+            out.put("role", m.role());
+            print(out, "user " + userId + " is now " + m.role() + " of account " + m.account().accountId());
+        }
+    }
+
+    static long resolveUser(Services s, String idOrEmail) {
+        if (idOrEmail.matches("\\d{1,18}")) {
+            return s.users().find(Long.parseLong(idOrEmail)).map(User::id)
+                    .orElseThrow(() -> ServiceException.invalid("user", "no user has the id " + idOrEmail));
+        }
+        return s.users().findByEmail(idOrEmail).map(User::id)
+                .orElseThrow(() -> ServiceException.invalid("user", "no user has the e-mail " + idOrEmail));
+    }
+
+    static Map<String, Object> accountJson(Account a) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("account_id", a.accountId());
+        out.put("business_id", a.businessId());
+        out.put("name", a.name());
+        out.put("timezone", a.timezone());
+        return out;
+    }
+}

@@ -1,0 +1,102 @@
+package dev.ledgerlink.cli;
+
+import dev.ledgerlink.Services;
+import dev.ledgerlink.accounts.Application;
+import dev.ledgerlink.accounts.ApplicationService;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "apps", mixinStandardHelpOptions = true, description = "OAuth client applications.",
+        subcommands = {AppsCommand.Create.class, AppsCommand.ListApps.class, AppsCommand.Show.class, AppsCommand.RotateSecret.class})
+final class AppsCommand {
+
+    @Command(name = "create", mixinStandardHelpOptions = true,
+            description = "Register an application; prints its client_id and client_secret (the secret is shown this once).")
+    static final class Create extends ServiceCommand {
+        @Option(names = "--name", required = true)
+        String name;
+
+        @Option(names = "--redirect-uri", required = true, arity = "1..*", description = "Registered redirect URIs (https; http to loopback with --dev).")
+        List<String> redirectUris = new ArrayList<>();
+
+        @Option(names = "--scope", required = true, arity = "1..*", description = "Scopes the application may be granted.")
+        List<String> scopes = new ArrayList<>();
+
+        @Option(names = "--dev", description = "Allow http redirect URIs on loopback hosts (development).")
+        boolean dev;
+
+        @Override
+        void run(Services s) {
+            ApplicationService apps = dev
+                    ? new ApplicationService(s.database().jdbi(), s.clock(), true)
+                    : s.applications();
+            ApplicationService.Created c = apps.create(name, redirectUris, scopes);
+            Map<String, Object> out = appJson(c.application());
+            out.put("client_secret", c.clientSecret());
+            print(out, describe(c.application()) + "\nclient_secret: " + c.clientSecret() + "\n(the secret is shown only now; store it safely)");
+        }
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List applications.")
+    static final class ListApps extends ServiceCommand {
+        @Override
+        void run(Services s) {
+            List<Map<String, Object>> apps = s.applications().list().stream().map(AppsCommand::appJson).toList();
+            StringBuilder human = new StringBuilder();
+            for (Application a : s.applications().list()) {
+                human.append(a.id()).append('\t').append(a.clientId()).append('\t').append(a.name()).append('\n');
+            }
+            print(Map.of("applications", apps), human.isEmpty() ? "no applications" : human.toString().stripTrailing());
+        }
+    }
+
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one application (by id or client_id).")
+    static final class Show extends ServiceCommand {
+        @Parameters(paramLabel = "ID")
+        String id;
+
+        @Override
+        void run(Services s) {
+            Application a = s.applications().show(id);
+            print(appJson(a), describe(a));
+        }
+    }
+
+    @Command(name = "rotate-secret", mixinStandardHelpOptions = true,
+            description = "Issue a new client secret; the old one stops working at once.")
+    static final class RotateSecret extends ServiceCommand {
+        @Parameters(paramLabel = "ID")
+        String id;
+
+        @Override
+        void run(Services s) {
+            ApplicationService.Created c = s.applications().rotateSecret(id);
+            Map<String, Object> out = appJson(c.application());
+            out.put("client_secret", c.clientSecret());
+            print(out, describe(c.application()) + "\nclient_secret: " + c.clientSecret() + "\n(the secret is shown only now)");
+        }
+    }
+
+    static Map<String, Object> appJson(Application a) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("id", a.id());
+        out.put("client_id", a.clientId());
+        out.put("name", a.name());
+        out.put("redirect_uris", a.redirectUris());
+        out.put("scopes", List.copyOf(a.scopes()));
+        out.put("created_at", a.createdAt().toString());
+        out.put("secret_rotated_at", a.secretRotatedAt().toString());
+        return out;
+    }
+
+    static String describe(Application a) {
+        return "application " + a.id() + " (" + a.name() + ")\nclient_id: " + a.clientId()
+                + "\nredirect URIs: " + String.join(" ", a.redirectUris())
+                + "\nscopes: " + String.join(" ", a.scopes());
+    }
+}

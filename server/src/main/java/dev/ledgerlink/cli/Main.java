@@ -1,0 +1,37 @@
+package dev.ledgerlink.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The ledgerlink command line: the server and the operator commands. */
+@Command(name = "ledgerlink", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "OAuth 2.0 authorization and event-callback service.",
+        subcommands = {ServeCommand.class, AccountsCommand.class, UsersCommand.class, AppsCommand.class,
+                CommandLine.HelpCommand.class})
+public final class Main {
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs a command line and returns its exit code (tests call this to run the real CLI in-process). */
+    public static int run(String... args) {
+        return run(new java.io.PrintWriter(System.out, true), new java.io.PrintWriter(System.err, true), args);
+    }
+
+    public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExecutionExceptionHandler(new Output.FailureHandler());
+        return cli.execute(args);
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"ledgerlink " + (v == null ? "development build" : v)};
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.ledgerlink.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.ledgerlink.config.ConfigurationException;
+import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.web.ErrorBodies;
+import dev.ledgerlink.web.Json;
+import java.io.PrintWriter;
+import java.util.Map;
+import picocli.CommandLine;
+
+/** How commands print: one JSON object on stdout with --json, readable lines otherwise; failures likewise. */
+final class Output {
+    static final int EXIT_INVALID = 2;
+    static final int EXIT_CONFIG = 3;
+
+    private Output() {}
+
+    static void print(CommandLine.Model.CommandSpec spec, boolean json, Map<String, ?> result, String human) {
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(toJson(result));
+        } else {
+            out.println(human);
+        }
+        out.flush();
+    }
+
+    static String toJson(Object value) {
+        try {
+            return Json.MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Renders refusals as the API's error body (with --json) or as one line, and picks the exit code. */
+    static final class FailureHandler implements CommandLine.IExecutionExceptionHandler {
+        @Override
+        public int handleExecutionException(Exception ex, CommandLine cli, CommandLine.ParseResult parse) {
+            boolean json = parse.hasMatchedOption("--json") || parse.subcommands().stream().anyMatch(Output::hasJson);
+            if (ex instanceof ServiceException se) {
+                if (json) {
+                    cli.getOut().println(toJson(ErrorBodies.of(se)));
+                    cli.getOut().flush();
+                } else {
+                    cli.getErr().println("error: " + se.getMessage());
+                }
+                return EXIT_INVALID;
+            }
+            if (ex instanceof ConfigurationException ce) {
+                if (json) {
+                    cli.getOut().println(toJson(Map.of("error", "configuration", "message", ce.getMessage())));
+                    cli.getOut().flush();
+                } else {
+                    cli.getErr().println("configuration error: " + ce.getMessage());
+                }
+                return EXIT_CONFIG;
+            }
+            cli.getErr().println("error: " + ex);
+            return 1;
+        }
+    }
+
+    private static boolean hasJson(CommandLine.ParseResult pr) {
+        return pr.hasMatchedOption("--json") || pr.subcommands().stream().anyMatch(Output::hasJson);
+    }
+}

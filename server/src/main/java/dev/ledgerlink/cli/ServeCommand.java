@@ -1,0 +1,58 @@
+package dev.ledgerlink.cli;
+
+import dev.ledgerlink.LedgerlinkServer;
+import dev.ledgerlink.accounts.DemoData;
+import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.config.Settings;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Run the server (API, authorization page, delivery workers) until SIGTERM.")
+final class ServeCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+
+    @Mixin
+    StoreOptions store;
+
+    @Option(names = "--port", description = "HTTP port (default 8080; 0 picks a free one).")
+    Integer port;
+
+    @Option(names = "--host", description = "Bind address (default 127.0.0.1).")
+    String host;
+
+    @Option(names = "--dev", description = "Development mode: http loopback URIs allowed; demo data on first start.")
+    boolean dev;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Settings.Builder b = store.settingsBuilder();
+        if (port != null) b.set(Setting.HTTP_PORT, port.toString());
+        b.set(Setting.HTTP_HOST, host);
+        if (dev) b.set(Setting.DEV, "true");
+        Settings settings = b.build();
+
+        long started = System.nanoTime();
+        LedgerlinkServer server = LedgerlinkServer.start(settings, Clock.systemUTC());
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("shutting down");
+            server.close();
+            stopped.countDown();
+        }, "ledgerlink-shutdown"));
+
+        if (settings.flag(Setting.DEV)) {
+            DemoData.ensure(server.services(), server.baseUrl()).ifPresent(demo -> System.out.println(demo.describe(server.authUrl())));
+        }
+        LOG.info("ledgerlink ready on {} (auth page {}, database {}) in {} ms", server.baseUrl(), server.authUrl(),
+                server.services().database().dialect().name().toLowerCase(), (System.nanoTime() - started) / 1_000_000);
+        stopped.await();
+        return 0;
+    }
+}

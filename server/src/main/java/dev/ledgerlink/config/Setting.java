@@ -1,0 +1,60 @@
+package dev.ledgerlink.config;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * Every setting ledgerlink reads, with its default and meaning: the one documented list.
+ * docs/configuration.md mirrors this enum (a test keeps the two in step).
+ *
+ * <p>Each setting can be given, later sources winning: as its default, in the config file
+ * ({@code key=value} lines), as the environment variable {@link #envName()}, and as a flag.
+ */
+public enum Setting {
+    HTTP_HOST("http.host", "127.0.0.1", "Address the HTTP server binds to (0.0.0.0 for all interfaces)."),
+    HTTP_PORT("http.port", "8080", "HTTP port; 0 picks a free one."),
+    BASE_URL("base-url", "", "Public address of the API ({base_url}); empty means http://<host>:<port>."),
+    AUTH_URL("auth-url", "", "Public address of the authorization page ({auth_url}); empty means the base URL."),
+    DEV("dev", "false", "Development mode: http redirect and callback URIs on loopback hosts are allowed, demo data is created on first start."),
+    DB_URL("db.url", "jdbc:h2:file:./data/ledgerlink", "JDBC URL: an H2 file (shared between processes automatically) or jdbc:postgresql://host:port/db."),
+    DB_USER("db.user", "", "Database user (H2 default: sa; PostgreSQL default: the OS user)."),
+    DB_PASSWORD("db.password", "", "Database password."),
+    DB_POOL_SIZE("db.pool-size", "16", "Maximum connections in the pool."),
+    SECRETS_KEY("secrets.key", "", "Base64 AES-256 key that encrypts verification codes at rest; every node sharing a database needs the same one. Empty: read (or create) secrets.key-file."),
+    SECRETS_KEY_FILE("secrets.key-file", "./data/ledgerlink.key", "File holding secrets.key when that setting is empty; created with mode 600 on first start."),
+    ACCESS_TOKEN_TTL("oauth.access-token-ttl", "PT12H", "Lifetime of access tokens (ISO-8601 duration)."),
+    AUTHORIZATION_CODE_TTL("oauth.code-ttl", "PT10M", "Lifetime of authorization codes."),
+    REFRESH_REPLAY_WINDOW("oauth.refresh-replay-window", "PT30S", "A used refresh token presented again later than this is treated as stolen (RFC 9700 4.14.2)."),
+    LOGIN_MAX_FAILURES("login.max-failures", "5", "Failed logins per account (and, times four, per address) before login is throttled."),
+    LOGIN_THROTTLE_WINDOW("login.throttle-window", "PT15M", "Window over which failed logins are counted."),
+    OPERATOR_KEY("events.operator-key", "", "Bearer key of the internal event publishing endpoint; empty disables the endpoint (dev mode generates one)."),
+    DELIVERY_RETRY_SCHEDULE("delivery.retry-schedule", "PT1M,PT5M,PT30M,PT2H,PT6H,PT12H,PT24H", "Delays before each retry of a failed delivery; after the last one the message is dropped."),
+    DELIVERY_TIMEOUT("delivery.timeout", "PT10S", "Time allowed for one delivery attempt, connection included."),
+    DELIVERY_DISABLE_AFTER("delivery.disable-after", "P5D", "A callback whose every attempt failed for this long, with no success in between, is disabled."),
+    DELIVERY_CONCURRENCY("delivery.concurrency", "256", "Deliveries in flight at once per process."),
+    DELIVERY_POLL_INTERVAL("delivery.poll-interval", "PT0.5S", "How often the queue is polled for work stored by other processes."),
+    DELIVERY_LEASE("delivery.lease", "PT60S", "How long a claimed delivery stays with its worker before another may take it over.");
+
+    private final String key;
+    private final String defaultValue;
+    private final String description;
+
+    Setting(String key, String defaultValue, String description) {
+        this.key = key;
+        this.defaultValue = defaultValue;
+        this.description = description;
+    }
+
+    public String key() { return key; }
+    public String defaultValue() { return defaultValue; }
+    public String description() { return description; }
+
+    /** LEDGERLINK_ followed by the key in upper case, dots and dashes as underscores. */
+    public String envName() {
+        return "LEDGERLINK_" + key.toUpperCase().replace('.', '_').replace('-', '_');
+    }
+
+    public static Optional<Setting> byKey(String key) {
+        return Arrays.stream(values()).filter(s -> s.key.equals(key)).findFirst();
+    }
+}

@@ -1,0 +1,79 @@
+package dev.ledgerlink.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.flywaydb.core.Flyway;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.sqlobject.SqlObjectPlugin;
+
+/**
+ * The database: a pool, the schema (Flyway migrations under db/migration, run at open), and JDBI.
+ * The same SQL runs on H2 and PostgreSQL; where they differ, callers ask {@link #dialect()}.
+ */
+public final class Database implements AutoCloseable {
+
+    public enum Dialect { H2, POSTGRESQL }
+
+    private final HikariDataSource dataSource;
+    private final Jdbi jdbi;
+    private final Dialect dialect;
+
+    private Database(HikariDataSource dataSource, Dialect dialect) {
+        this.dataSource = dataSource;
+        this.dialect = dialect;
+        this.jdbi = Jdbi.create(dataSource).installPlugin(new SqlObjectPlugin());
+        TimeMapping.install(jdbi);
+    }
+
+    /** Opens the pool and brings the schema up to date. */
+    public static Database open(String url, String user, String password, int poolSize, MeterRegistry metrics) {
+        String jdbcUrl = JdbcUrls.normalize(url);
+        Dialect dialect = JdbcUrls.dialect(jdbcUrl);
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        config.setUsername(user == null || user.isEmpty() ? (dialect == Dialect.H2 ? "sa" : System.getProperty("user.name")) : user);
+        config.setPassword(password == null ? "" : password);
+        config.setMaximumPoolSize(poolSize);
+        config.setMinimumIdle(Math.min(2, poolSize));
+        config.setPoolName("ledgerlink");
+        config.setConnectionTimeout(10_000);
+        config.setInitializationFailTimeout(10_000);
+        if (metrics != null) config.setMetricRegistry(metrics);
+        HikariDataSource ds = new HikariDataSource(config);
+        try {
+            Flyway.configure()
+                    .dataSource(ds)
+                    .locations("classpath:db/migration")
+                    .placeholders(java.util.Map.of("dialect", dialect.name().toLowerCase()))
+                    .load()
+                    .migrate();
+        } catch (RuntimeException e) {
+            ds.close();
+            throw e;
+        }
+        return new Database(ds, dialect);
+    }
+
+    public Jdbi jdbi() { return jdbi; }
+
+    public Dialect dialect() { return dialect; }
+
+    public javax.sql.DataSource dataSource() { return dataSource; }
+
+    /** True when a connection can be had and answers within two seconds. */
+    public boolean isReachable() {
+        try (Connection c = dataSource.getConnection()) {
+            return c.isValid(2);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+}

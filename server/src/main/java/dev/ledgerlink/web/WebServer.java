@@ -1,0 +1,118 @@
+package dev.ledgerlink.web;
+
+import dev.ledgerlink.Services;
+import dev.ledgerlink.errors.ServiceException;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.javalin.json.JavalinJackson;
+import io.micrometer.core.instrument.Timer;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * The Javalin server: virtual threads, the 1 MiB body limit, request ids, metrics, and one error
+ * mapper that renders every failure in the documented body. The routes themselves are in {@link Routes}.
+ */
+public final class WebServer {
+    public static final long MAX_BODY_BYTES = 1024 * 1024;
+    private static final Logger LOG = LoggerFactory.getLogger(WebServer.class);
+
+    private WebServer() {}
+
+    public static Javalin create(Services services) {
+        return Javalin.create(config -> {
+            config.concurrency.useVirtualThreads = true;
+            config.startup.showJavalinBanner = false;
+            config.startup.showOldJavalinVersionWarning = false;
+            config.http.maxRequestSize = MAX_BODY_BYTES;
+            config.http.defaultContentType = "application/json";
+            config.router.ignoreTrailingSlashes = true;
+            config.router.treatMultipleSlashesAsSingleSlash = true;
+            config.jsonMapper(new JavalinJackson(Json.MAPPER, true));
+            config.jetty.modifyServer(server -> server.setStopTimeout(5_000));
+            config.requestLogger.http((ctx, ms) -> recordRequest(services, ctx, ms));
+
+            config.routes.before(RequestIds::assign);
+            config.routes.exception(ServiceException.class, WebServer::renderServiceException);
+            config.routes.exception(HttpResponseException.class, WebServer::renderHttpException);
+            config.routes.exception(Exception.class, WebServer::renderUnexpected);
+            config.routes.error(404, ctx -> {
+                if (ctx.result() == null || ctx.result().isEmpty()) renderServiceException(ServiceException.notFound(), ctx);
+            });
+            config.routes.error(405, ctx -> {
+                if (ctx.result() == null || ctx.result().isEmpty()) {
+                    renderServiceException(ServiceException.of(ServiceException.Kind.METHOD_NOT_ALLOWED, "Method not allowed on this path."), ctx);
+                }
+            });
+            Routes.register(config.routes, services);
+        });
+    }
+
+    static void renderServiceException(ServiceException e, Context ctx) {
+        ctx.status(e.kind().status);
+        if (e.kind() == ServiceException.Kind.UNAUTHORIZED) {
+            ctx.header("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"" + e.getMessage().replace("\"", "'") + "\"");
+        }
+        if (e.kind() == ServiceException.Kind.FORBIDDEN && "insufficient_scope".equals(e.error())) {
+            ctx.header("WWW-Authenticate", "Bearer error=\"insufficient_scope\"");
+        }
+        if (e.retryAfter() != null) ctx.header("Retry-After", Long.toString(Math.max(1, e.retryAfter().toSeconds())));
+        ctx.json(ErrorBodies.of(e));
+    }
+
+    private static void renderHttpException(HttpResponseException e, Context ctx) {
+        ServiceException mapped = switch (e.getStatus()) {
+            case 413 -> ServiceException.of(ServiceException.Kind.PAYLOAD_TOO_LARGE,
+                    "The request body is larger than " + MAX_BODY_BYTES + " bytes.");
+            case 404 -> ServiceException.notFound();
+            case 405 -> ServiceException.of(ServiceException.Kind.METHOD_NOT_ALLOWED, "Method not allowed on this path.");
+            case 401 -> ServiceException.unauthorized("Authentication is required.");
+            case 403 -> ServiceException.forbidden("Forbidden.");
+            default -> e.getStatus() >= 500 ? null : ServiceException.badRequest(e.getMessage());
+        };
+        if (mapped == null) {
+            renderUnexpected(e, ctx);
+        } else {
+            renderServiceException(mapped, ctx);
+        }
+    }
+
+    private static void renderUnexpected(Exception e, Context ctx) {
+        LOG.error("request failed: {} {}", ctx.method(), ctx.path(), e);
+        ctx.status(500).json(ErrorBodies.internal(RequestIds.of(ctx)));
+    }
+
+    private static void recordRequest(Services services, Context ctx, Float ms) {
+        String route = routeOf(ctx);
+        Timer.builder("http.server.requests")
+                .tags("method", ctx.method().name(), "route", route, "status", Integer.toString(ctx.statusCode()))
+                .publishPercentileHistogram(false)
+                .register(services.metrics())
+                .record((long) (ms * 1_000_000L), TimeUnit.NANOSECONDS);
+        if (ctx.statusCode() >= 500) {
+            LOG.warn("{} {} -> {} in {} ms", ctx.method(), ctx.path(), ctx.statusCode(), String.format("%.1f", ms));
+        } else if (LOG.isDebugEnabled()) {
+            LOG.debug("{} {} -> {} in {} ms", ctx.method(), ctx.path(), ctx.statusCode(), String.format("%.1f", ms));
+        }
+        MDC.remove("request_id");
+    }
+
+    /** The route pattern (not the raw path, whose ids would explode the metric's cardinality). */
+    private static String routeOf(Context ctx) {
+        try {
+            var endpoint = ctx.endpoints().matchedHttpEndpoint();
+            return endpoint == null ? "unmatched" : endpoint.path;
+        } catch (RuntimeException e) {
+            return "unmatched";
+        }
+    }
+
+    /** Tags a list of paths with the API conventions (Api-Version) before they are handled. */
+    static void apiConventions(io.javalin.config.RoutesConfig routes, List<String> pathPrefixes) {
+        for (String prefix : pathPrefixes) routes.before(prefix, ApiVersion::check);
+    }
+}

@@ -1,0 +1,58 @@
+package dev.ledgerlink.testing;
+
+import dev.ledgerlink.LedgerlinkServer;
+import dev.ledgerlink.Services;
+import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.secrets.SecretBox;
+import java.time.Clock;
+import java.util.function.UnaryOperator;
+
+/** A real server on a free loopback port over a fresh database, with a clock the test controls. */
+public final class TestServer implements AutoCloseable {
+    public final MutableClock clock = new MutableClock();
+    public final LedgerlinkServer server;
+    public final TestHttp http;
+
+    private TestServer(Settings settings) {
+        this.server = LedgerlinkServer.start(settings, clock);
+        this.http = new TestHttp(server.baseUrl());
+    }
+
+    public static TestServer start() {
+        return start(s -> s);
+    }
+
+    /** Starts with test settings (fresh database, port 0, dev mode), adjusted by {@code tweak}. */
+    public static TestServer start(UnaryOperator<Settings.Builder> tweak) {
+        return new TestServer(tweak.apply(settingsFor(TestDatabases.fresh())).build());
+    }
+
+    public static Settings.Builder settingsFor(TestDatabases.TestDb db) {
+        return Settings.builder()
+                .set(Setting.DB_URL, db.url())
+                .set(Setting.DB_USER, db.user())
+                .set(Setting.DB_PASSWORD, db.password())
+                .set(Setting.DB_POOL_SIZE, "8")
+                .set(Setting.HTTP_PORT, "0")
+                .set(Setting.DEV, "true")
+                .set(Setting.SECRETS_KEY, SecretBox.newKeyBase64());
+    }
+
+    public Services services() {
+        return server.services();
+    }
+
+    public String baseUrl() {
+        return server.baseUrl();
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
