@@ -5,6 +5,9 @@ import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.accounts.UserService;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.delivery.DeliveryService;
+import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.secrets.SecretKeys;
 import dev.ledgerlink.store.Database;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
@@ -17,7 +20,9 @@ public record Services(
         PrometheusMeterRegistry metrics,
         UserService users,
         AccountService accounts,
-        ApplicationService applications) {
+        ApplicationService applications,
+        SecretBox secretBox,
+        DeliveryService deliveries) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
@@ -25,6 +30,8 @@ public record Services(
         return new Services(settings, clock, database, metrics,
                 new UserService(jdbi, clock),
                 new AccountService(jdbi, clock),
-                new ApplicationService(jdbi, clock, devMode));
+                new ApplicationService(jdbi, clock, devMode),
+                SecretKeys.load(settings),
+                new DeliveryService(jdbi, clock));
     }
 }
