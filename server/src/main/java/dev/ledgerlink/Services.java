@@ -6,6 +6,7 @@ import dev.ledgerlink.accounts.UserService;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.DeliveryService;
+import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.secrets.SecretKeys;
 import dev.ledgerlink.store.Database;
@@ -22,16 +23,19 @@ public record Services(
         AccountService accounts,
         ApplicationService applications,
         SecretBox secretBox,
-        DeliveryService deliveries) {
+        DeliveryService deliveries,
+        EventPublisher events) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
         var jdbi = database.jdbi();
+        var deliveries = new DeliveryService(jdbi, clock);
         return new Services(settings, clock, database, metrics,
                 new UserService(jdbi, clock),
                 new AccountService(jdbi, clock),
                 new ApplicationService(jdbi, clock, devMode),
                 SecretKeys.load(settings),
-                new DeliveryService(jdbi, clock));
+                deliveries,
+                new EventPublisher(jdbi, clock, deliveries));
     }
 }

@@ -16,5 +16,8 @@ final class Routes {
         r.get("/healthz", health::alive);
         r.get("/readyz", health::ready);
         r.get("/metrics", health::prometheus);
+
+        var events = new EventHandlers(s.events(), dev.ledgerlink.events.OperatorKey.forServer(s.settings()));
+        r.post("/internal/v1/events", events::publish);
     }
 }
