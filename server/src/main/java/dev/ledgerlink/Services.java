@@ -3,10 +3,15 @@ package dev.ledgerlink;
 import dev.ledgerlink.accounts.AccountService;
 import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.accounts.UserService;
+import dev.ledgerlink.callbacks.CallbackService;
+import dev.ledgerlink.callbacks.CallbackUriRule;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.delivery.DeliveryService;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.TokenService;
+import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.secrets.SecretKeys;
 import dev.ledgerlink.store.Database;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
@@ -20,16 +25,25 @@ public record Services(
         UserService users,
         AccountService accounts,
         ApplicationService applications,
-        TokenService tokens) {
+        TokenService tokens,
+        SecretBox secretBox,
+        DeliveryService deliveries,
+        CallbackService callbacks) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
         var jdbi = database.jdbi();
+        var accounts = new AccountService(jdbi, clock);
+        var secretBox = SecretKeys.load(settings);
+        var deliveries = new DeliveryService(jdbi, clock);
         return new Services(settings, clock, database, metrics,
                 new UserService(jdbi, clock),
-                new AccountService(jdbi, clock),
+                accounts,
                 new ApplicationService(jdbi, clock, devMode),
-                new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL)));
+                new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL)),
+                secretBox,
+                deliveries,
+                new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification));
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

@@ -22,5 +22,14 @@ final class Routes {
 
         var identity = new IdentityHandler(bearer, s.users(), s.accounts());
         r.get("/auth/api/v1/users/me", identity::me);
+
+        // Callbacks (interface.md "Callbacks"; decisions.md "Callbacks").
+        var callbacks = new CallbackHandlers(s.callbacks(), bearer);
+        String cb = "/events/account/{account_id}/events/callbacks";
+        r.post(cb, callbacks::register);
+        r.get(cb, callbacks::list);
+        r.get(cb + "/{callback_id}", callbacks::get);
+        r.put(cb + "/{callback_id}", callbacks::put);
+        r.delete(cb + "/{callback_id}", callbacks::delete);
     }
 }
