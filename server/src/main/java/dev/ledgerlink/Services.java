@@ -8,6 +8,7 @@ import dev.ledgerlink.callbacks.CallbackUriRule;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.DeliveryService;
+import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.TokenService;
 import dev.ledgerlink.secrets.SecretBox;
@@ -28,6 +29,7 @@ public record Services(
         TokenService tokens,
         SecretBox secretBox,
         DeliveryService deliveries,
+        EventPublisher events,
         CallbackService callbacks) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
@@ -43,6 +45,7 @@ public record Services(
                 new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL)),
                 secretBox,
                 deliveries,
+                new EventPublisher(jdbi, clock, deliveries),
                 new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification));
     }
 

@@ -31,5 +31,8 @@ final class Routes {
         r.get(cb + "/{callback_id}", callbacks::get);
         r.put(cb + "/{callback_id}", callbacks::put);
         r.delete(cb + "/{callback_id}", callbacks::delete);
+
+        var events = new EventHandlers(s.events(), dev.ledgerlink.events.OperatorKey.forServer(s.settings()));
+        r.post("/internal/v1/events", events::publish);
     }
 }
