@@ -10,6 +10,7 @@ import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.DeliveryService;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
+import dev.ledgerlink.oauth.OAuthServer;
 import dev.ledgerlink.oauth.TokenService;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.secrets.SecretKeys;
@@ -27,6 +28,7 @@ public record Services(
         AccountService accounts,
         ApplicationService applications,
         TokenService tokens,
+        OAuthServer oauth,
         SecretBox secretBox,
         DeliveryService deliveries,
         EventPublisher events,
@@ -35,14 +37,18 @@ public record Services(
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
         var jdbi = database.jdbi();
+        var users = new UserService(jdbi, clock);
         var accounts = new AccountService(jdbi, clock);
+        var applications = new ApplicationService(jdbi, clock, devMode);
+        var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL));
         var secretBox = SecretKeys.load(settings);
         var deliveries = new DeliveryService(jdbi, clock);
         return new Services(settings, clock, database, metrics,
-                new UserService(jdbi, clock),
+                users,
                 accounts,
-                new ApplicationService(jdbi, clock, devMode),
-                new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL)),
+                applications,
+                tokens,
+                OAuthServer.create(settings, clock, jdbi, tokens, users, applications),
                 secretBox,
                 deliveries,
                 new EventPublisher(jdbi, clock, deliveries),

@@ -15,9 +15,9 @@ create table oauth_grants (
 );
 create index oauth_grants_code on oauth_grants (code_id);
 
--- The single refresh-token slot of a (user, application): every issue of a token pair updates this
--- row first, so issues for the same pair are serialised by its row lock (one live refresh token,
--- on every node sharing the database).
+-- The refresh-token slot of a (user, application): every new authorization updates this row first,
+-- so new authorizations of one pair are serialised by its row lock on every node sharing the
+-- database (refreshes need no lock: see oauth.TokenService).
 create table oauth_token_slots (
     user_id          bigint not null references users (id),
     application_id   bigint not null references applications (id),
