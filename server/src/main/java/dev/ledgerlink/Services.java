@@ -3,6 +3,8 @@ package dev.ledgerlink;
 import dev.ledgerlink.accounts.AccountService;
 import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.accounts.UserService;
+import dev.ledgerlink.callbacks.CallbackService;
+import dev.ledgerlink.callbacks.CallbackUriRule;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.DeliveryService;
@@ -29,7 +31,8 @@ public record Services(
         OAuthServer oauth,
         SecretBox secretBox,
         DeliveryService deliveries,
-        EventPublisher events) {
+        EventPublisher events,
+        CallbackService callbacks) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
@@ -48,7 +51,8 @@ public record Services(
                 OAuthServer.create(settings, clock, jdbi, tokens, users, applications),
                 secretBox,
                 deliveries,
-                new EventPublisher(jdbi, clock, deliveries));
+                new EventPublisher(jdbi, clock, deliveries),
+                new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification));
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */
