@@ -90,6 +90,7 @@ create table oauth_login_sessions (
     expires_at       timestamp with time zone not null,
     constraint oauth_login_sessions_hash_unique unique (session_hash)
 );
+create index oauth_login_sessions_expiry on oauth_login_sessions (expires_at);   -- clean-up of expired sessions
 
 -- Failed logins, counted per account and per address over the throttle window.
 create table oauth_login_failures (
@@ -98,3 +99,4 @@ create table oauth_login_failures (
     failed_at        timestamp with time zone not null
 );
 create index oauth_login_failures_key on oauth_login_failures (throttle_key, failed_at);
+create index oauth_login_failures_age on oauth_login_failures (failed_at);        -- clean-up of old failures
