@@ -16,5 +16,35 @@ final class Routes {
         r.get("/healthz", health::alive);
         r.get("/readyz", health::ready);
         r.get("/metrics", health::prometheus);
+
+        // Bearer authentication of the API routes (oauth.TokenService verifies; one indexed query).
+        BearerAuth bearer = new BearerAuth(s.accessTokens());
+
+        var identity = new IdentityHandler(bearer, s.users(), s.accounts());
+        r.get("/auth/api/v1/users/me", identity::me);
+
+        // OAuth 2.0: the authorization page (served at {auth_url}), token, revocation, discovery.
+        var authorize = new AuthorizePage(s.oauth(), s.settings());
+        r.get("/oauth/authorize", authorize::show);
+        r.post("/oauth/authorize", authorize::submit);
+        var o = s.oauth();
+        var tokens = new TokenHandlers(o.clients(), o.authorizationCodeGrant(), o.refreshTokenGrant(), o.revocation());
+        r.post("/auth/oauth/token", tokens::token);
+        r.post("/auth/oauth/revoke", tokens::revoke);
+        r.exception(dev.ledgerlink.oauth.OAuthError.class, TokenHandlers::renderError);
+        r.get("/.well-known/oauth-authorization-server", new DiscoveryHandler(s.settings())::metadata);
+
+        // Callbacks (interface.md "Callbacks"; decisions.md "Callbacks").
+        var callbacks = new CallbackHandlers(s.callbacks(), bearer);
+        String cb = "/events/account/{account_id}/events/callbacks";
+        r.post(cb, callbacks::register);
+        r.get(cb, callbacks::list);
+        r.get(cb + "/{callback_id}", callbacks::get);
+        r.put(cb + "/{callback_id}", callbacks::put);
+        r.delete(cb + "/{callback_id}", callbacks::delete);
+        r.get(cb + "/{callback_id}/deliveries", new DeliveryHandlers(s.callbacks(), s.deliveries(), bearer)::history);
+
+        var events = new EventHandlers(s.events(), dev.ledgerlink.events.OperatorKey.forServer(s.settings()));
+        r.post("/internal/v1/events", events::publish);
     }
 }

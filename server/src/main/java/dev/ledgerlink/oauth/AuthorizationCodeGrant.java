@@ -1,0 +1,77 @@
+package dev.ledgerlink.oauth;
+
+import static dev.ledgerlink.oauth.OAuthError.invalidGrant;
+import static dev.ledgerlink.oauth.OAuthError.invalidRequest;
+
+import dev.ledgerlink.accounts.Application;
+import dev.ledgerlink.accounts.Scopes;
+import dev.ledgerlink.secrets.Hashes;
+import java.time.Instant;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * grant_type=authorization_code (RFC 6749 §4.1.3, RFC 7636 §4.6), for a client already authenticated.
+ * One transaction: the guard clauses in the order the RFC checks them, each naming the rule that
+ * refused; then the code is used (a conditional UPDATE: exactly one winner) and the pair minted. A second use of a code fails
+ * and revokes what the first use issued (RFC 6749 §4.1.2).
+ */
+public final class AuthorizationCodeGrant {
+    private final Jdbi jdbi;
+    private final TokenService tokens;
+
+    public AuthorizationCodeGrant(Jdbi jdbi, TokenService tokens) {
+        this.jdbi = jdbi;
+        this.tokens = tokens;
+    }
+
+    public TokenResponse exchange(Application client, String code, String redirectUri, String codeVerifier) {
+        if (code == null || code.isEmpty()) throw invalidRequest("code is required for grant_type authorization_code");
+        if (redirectUri == null || redirectUri.isEmpty()) throw invalidRequest("redirect_uri is required: the one the authorization request used");
+        if (code.length() > TokenService.MAX_TOKEN_LENGTH) throw invalidGrant("authorization code is unknown");
+
+        // One transaction: read, the guard clauses (a refusal writes nothing), use, mint.
+        try {
+            return TokenResponse.of(jdbi.inTransaction(h -> {
+                AuthorizationCodeRow row = h.attach(AuthorizationCodeStore.class).find(Hashes.sha256Hex(code))
+                        .orElseThrow(() -> invalidGrant("authorization code is unknown"));
+                if (row.applicationId() != client.id()) throw invalidGrant("authorization code was issued to another client");
+                if (row.usedAt() != null) throw new Reused(row);
+                if (!tokens.now().isBefore(row.expiresAt())) throw invalidGrant("code expired at " + row.expiresAt() + " (codes live 10 minutes)");
+                if (!row.redirectUri().equals(redirectUri)) throw invalidGrant("redirect_uri differs from the authorization request");
+                if (row.codeChallenge() == null && codeVerifier != null) {
+                    throw invalidGrant("code_verifier was sent but the authorization request carried no code_challenge");
+                }
+                if (row.codeChallenge() != null && (codeVerifier == null || codeVerifier.isEmpty())) {
+                    throw invalidGrant("code_verifier is required: the authorization request carried a code_challenge");
+                }
+                if (row.codeChallenge() != null && !Pkce.verifies(codeVerifier, row.codeChallenge(), row.codeChallengeMethod())) {
+                    throw invalidGrant("code_verifier does not match the code_challenge (" + row.codeChallengeMethod() + ")");
+                }
+                if (h.attach(AuthorizationCodeStore.class).use(row.id(), tokens.now()) != 1) throw new Reused(row);
+                return tokens.issueForNewGrant(h, row.userId(), row.applicationId(), Scopes.parse(row.scopes()), row.id());
+            }));
+        } catch (Reused r) {
+            throw reused(r.row);
+        }
+    }
+
+    /** Leaves the reading transaction (rolled back: it wrote nothing) so the reuse rule can act in its own. */
+    private static final class Reused extends RuntimeException {
+        final AuthorizationCodeRow row;
+
+        Reused(AuthorizationCodeRow row) {
+            super(null, null, false, false);
+            this.row = row;
+        }
+    }
+
+    /** The code was used before (or by a racing request just now): end what that use issued. */
+    private OAuthError reused(AuthorizationCodeRow row) {
+        Instant usedAt = jdbi.inTransaction(h -> {
+            h.attach(TokenStore.class).grantOfCode(row.id()).ifPresent(grantId -> tokens.revokeGrant(h, grantId));
+            return row.usedAt() != null ? row.usedAt() : h.attach(AuthorizationCodeStore.class).usedAt(row.id()).orElse(null);
+        });
+        return invalidGrant("authorization code was already used" + (usedAt == null ? "" : " at " + usedAt)
+                + "; the tokens issued with it are now revoked");
+    }
+}

@@ -1,0 +1,85 @@
+package dev.ledgerlink.oauth;
+
+import static dev.ledgerlink.oauth.OAuthError.invalidGrant;
+import static dev.ledgerlink.oauth.OAuthError.invalidRequest;
+
+import dev.ledgerlink.accounts.Application;
+import dev.ledgerlink.secrets.Hashes;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * grant_type=refresh_token (RFC 6749 §6), for a client already authenticated. Refresh tokens are
+ * single use and never expire; only the latest one of a (user, application) is live.
+ *
+ * <p>Replay detection (RFC 9700 §4.14.2): a used token presented again later than the replay window
+ * is taken as stolen, so the whole grant (its live refresh token and its access tokens) is revoked.
+ * Within the window it is taken for a client's own retry race and only refused.
+ *
+ * <p>One transaction of four statements: read the token, use it with a conditional UPDATE (exactly
+ * one of any number of racing requests sees a row count of 1), insert the successor pair.
+ */
+public final class RefreshTokenGrant {
+    private final Jdbi jdbi;
+    private final TokenService tokens;
+    private final Duration replayWindow;
+
+    public RefreshTokenGrant(Jdbi jdbi, TokenService tokens, Duration replayWindow) {
+        this.jdbi = jdbi;
+        this.tokens = tokens;
+        this.replayWindow = replayWindow;
+    }
+
+    public TokenResponse exchange(Application client, String refreshToken) {
+        try {
+            return use(client, refreshToken);
+        } catch (Replayed r) {
+            throw replayed(r.token);
+        }
+    }
+
+    private TokenResponse use(Application client, String refreshToken) {
+        if (refreshToken == null || refreshToken.isEmpty()) throw invalidRequest("refresh_token is required for grant_type refresh_token");
+        if (refreshToken.length() > TokenService.MAX_TOKEN_LENGTH) throw invalidGrant("refresh token is unknown");
+
+        // One transaction: read, the guard clauses (a refusal writes nothing), use, mint.
+        Optional<TokenPair> pair = jdbi.inTransaction(h -> {
+            RefreshTokenRow token = h.attach(TokenStore.class).refreshToken(Hashes.sha256Hex(refreshToken))
+                    .orElseThrow(() -> invalidGrant("refresh token is unknown"));
+            if (token.applicationId() != client.id()) throw invalidGrant("refresh token was issued to another client");
+            if (token.revokedAt() != null) throw invalidGrant("refresh token was revoked at " + token.revokedAt());
+            if (token.usedAt() != null) throw new Replayed(token);
+            if (token.supersededAt() != null) {
+                throw invalidGrant("refresh token was superseded at " + token.supersededAt()
+                        + ": a newer authorization issued another one (only the latest is live)");
+            }
+            return tokens.issueForRefresh(h, token);
+        });
+        if (pair.isPresent()) return TokenResponse.of(pair.get());
+        // Another request used it between our read and our update: describe what it is now.
+        RefreshTokenRow now = jdbi.withExtension(TokenStore.class, s -> s.refreshToken(Hashes.sha256Hex(refreshToken))).orElseThrow();
+        throw now.usedAt() != null ? replayed(now) : invalidGrant("refresh token is no longer live");
+    }
+
+    /** Leaves the reading transaction (which wrote nothing) so the replay rule can act in its own. */
+    private static final class Replayed extends RuntimeException {
+        final RefreshTokenRow token;
+
+        Replayed(RefreshTokenRow token) {
+            super(null, null, false, false);
+            this.token = token;
+        }
+    }
+
+    /** A used token again: inside the window a retry race (refused), after it a theft (the grant ends). */
+    private OAuthError replayed(RefreshTokenRow token) {
+        String used = "refresh token was already used at " + token.usedAt() + "; a newer one was issued";
+        Instant now = tokens.now();
+        if (Duration.between(token.usedAt(), now).compareTo(replayWindow) <= 0) return invalidGrant(used);
+        jdbi.useTransaction(h -> tokens.revokeGrant(h, token.grantId()));
+        return invalidGrant(used + ". Presented again " + Duration.between(token.usedAt(), now).toSeconds()
+                + " s later, it is treated as stolen: every token of this authorization is now revoked");
+    }
+}
