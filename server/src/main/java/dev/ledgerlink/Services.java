@@ -3,11 +3,17 @@ package dev.ledgerlink;
 import dev.ledgerlink.accounts.AccountService;
 import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.accounts.UserService;
+import dev.ledgerlink.callbacks.CallbackService;
+import dev.ledgerlink.callbacks.CallbackUriRule;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.delivery.DeliveryService;
+import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.OAuthServer;
 import dev.ledgerlink.oauth.TokenService;
+import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.secrets.SecretKeys;
 import dev.ledgerlink.store.Database;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
@@ -22,20 +28,31 @@ public record Services(
         AccountService accounts,
         ApplicationService applications,
         TokenService tokens,
-        OAuthServer oauth) {
+        OAuthServer oauth,
+        SecretBox secretBox,
+        DeliveryService deliveries,
+        EventPublisher events,
+        CallbackService callbacks) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
         var jdbi = database.jdbi();
         var users = new UserService(jdbi, clock);
+        var accounts = new AccountService(jdbi, clock);
         var applications = new ApplicationService(jdbi, clock, devMode);
         var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL));
+        var secretBox = SecretKeys.load(settings);
+        var deliveries = new DeliveryService(jdbi, clock);
         return new Services(settings, clock, database, metrics,
                 users,
-                new AccountService(jdbi, clock),
+                accounts,
                 applications,
                 tokens,
-                OAuthServer.create(settings, clock, jdbi, tokens, users, applications));
+                OAuthServer.create(settings, clock, jdbi, tokens, users, applications),
+                secretBox,
+                deliveries,
+                new EventPublisher(jdbi, clock, deliveries),
+                new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification));
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */
