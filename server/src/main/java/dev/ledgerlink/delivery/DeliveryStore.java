@@ -63,9 +63,10 @@ final class DeliveryStore {
             update deliveries set lease_owner = null, next_attempt_at = :now
             where id = :id and coalesce(lease_owner, '') = :token""";
 
+    /** Skips the row when the delivery is gone meanwhile (its callback was deleted). */
     static final String INSERT_ATTEMPT = """
             insert into delivery_attempts (delivery_id, attempt, attempted_at, status_code, duration_ms, error, response_body)
-            values (:deliveryId, :attempt, :attemptedAt, :status, :durationMs, :error, :body)""";
+            select id, :attempt, :attemptedAt, :status, :durationMs, :error, :body from deliveries where id = :deliveryId""";
 
     static final String MARK_DELIVERED = """
             update deliveries set state = 'delivered', attempts = :attempts, lease_owner = null, finished_at = :now
