@@ -28,7 +28,12 @@ public final class DeliveryThroughput {
             for (int i = 0; i < events; i++) Deliveries.publish(server.services(), f, "invoice.create", i + 1);
             long published = System.nanoTime();
             int receivedWhilePublishing = receiver.received();
-            receiver.await(total);
+            try {
+                receiver.await(total);
+            } finally {
+                System.out.println("failed attempts so far: " + server.services().database().jdbi().withHandle(h -> h.createQuery(
+                        "select error || ' x' || count(*) from delivery_attempts where error is not null group by error").mapTo(String.class).list()));
+            }
             long done = System.nanoTime();
             System.out.printf("published %d events (%d deliveries) in %d ms; all received after %d ms: %.0f deliveries/s overall%n",
                     events, total, (published - start) / 1_000_000, (done - start) / 1_000_000, total / ((done - start) / 1e9));
@@ -44,7 +49,12 @@ public final class DeliveryThroughput {
                     select c.id, e.id, 'event', 'pending', 0, :now, :now from events e cross join callbacks c""")
                     .bind("now", now).execute());
             server.services().deliveries().enqueued();
-            receiver.await(queued);
+            try {
+                receiver.await(queued);
+            } finally {
+                System.out.println("failed attempts so far: " + server.services().database().jdbi().withHandle(h -> h.createQuery(
+                        "select error || ' x' || count(*) from delivery_attempts where error is not null group by error").mapTo(String.class).list()));
+            }
             long drained = System.nanoTime();
             System.out.printf("engine alone: %d queued deliveries drained in %d ms: %.0f deliveries/s%n",
                     queued, (drained - drainStart) / 1_000_000, queued / ((drained - drainStart) / 1e9));

@@ -94,7 +94,8 @@ public final class Receiver implements AutoCloseable {
                 throw new IllegalStateException(e);
             }
         }
-        throw new AssertionError("expected " + n + " requests, got " + requests.stream().filter(which).count() + ": " + requests);
+        throw new AssertionError("expected " + n + " requests, got " + requests.stream().filter(which).count()
+                + (requests.size() <= 20 ? ": " + requests : ""));
     }
 
     public List<Request> await(int n) {
