@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * sent on its own virtual thread, and a recorder writes outcomes back in batches. No transaction or
  * lock is held across an HTTP call: claiming commits the lease first, recording happens after.
  *
- * <p>Fairness: at most {@code concurrency} attempts in flight, and at most a quarter of them for one
- * callback; a saturated callback is left out of the next claim, so a slow or dead endpoint only ever
+ * <p>Fairness: at most {@code concurrency} attempts in flight, and at most
+ * {@code perCallbackConcurrency} of them (and never over a quarter) for one callback; a saturated callback is left out of the next claim, so a slow or dead endpoint only ever
  * ties up its own share.
  */
 public final class DeliveryEngine implements AutoCloseable {
@@ -66,7 +66,10 @@ public final class DeliveryEngine implements AutoCloseable {
         this.lease = config.lease();
         this.pollInterval = config.pollInterval();
         this.concurrency = config.concurrency();
-        this.perCallbackLimit = Math.max(1, config.concurrency() / 4);
+        // A hanging endpoint holds each of its attempts for the whole timeout: capping what one
+        // callback may hold (the setting, and never more than a quarter of all slots) keeps the rest
+        // of the slots for healthy endpoints, however many endpoints hang.
+        this.perCallbackLimit = Math.max(1, Math.min(config.perCallbackConcurrency(), config.concurrency() / 4));
         this.userAgent = config.userAgent();
         this.metrics = new DeliveryMetrics(registry);
         this.slots = new Semaphore(concurrency);
@@ -77,7 +80,7 @@ public final class DeliveryEngine implements AutoCloseable {
 
     /** What the engine is told by the settings. */
     public record Config(RetrySchedule schedule, DisablePolicy disablePolicy, Duration timeout, Duration lease,
-                         Duration pollInterval, int concurrency, boolean guardTargets, String userAgent) {}
+                         Duration pollInterval, int concurrency, int perCallbackConcurrency, boolean guardTargets, String userAgent) {}
 
     /** New work was committed by this process: claim now instead of at the next poll. */
     public void wake() {

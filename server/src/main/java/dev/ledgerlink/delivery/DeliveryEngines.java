@@ -17,6 +17,7 @@ public final class DeliveryEngines {
                 s.duration(Setting.DELIVERY_LEASE),
                 s.duration(Setting.DELIVERY_POLL_INTERVAL),
                 Math.max(1, s.integer(Setting.DELIVERY_CONCURRENCY)),
+                Math.max(1, s.integer(Setting.DELIVERY_PER_CALLBACK_CONCURRENCY)),
                 !s.flag(Setting.DEV),
                 userAgent());
         DeliveryEngine engine = new DeliveryEngine(config, services.database(), services.clock(), services.secretBox(), services.metrics());

@@ -182,6 +182,37 @@ class DeliveryEngineTest {
     }
 
     @Test
+    void manyHangingEndpointsTogetherStillLeaveSlotsForHealthyOnes() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        // 16 slots, 2 per callback: four hanging endpoints hold 8; a quarter each (4) would hold all 16.
+        try (TestServer server = TestServer.start(s -> s.set(Setting.DELIVERY_CONCURRENCY, "16")
+                .set(Setting.DELIVERY_PER_CALLBACK_CONCURRENCY, "2")
+                .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S").set(Setting.DELIVERY_TIMEOUT, "PT60S"));
+             Receiver hanging = new Receiver(); Receiver healthy = new Receiver()) {
+            hanging.answer(r -> {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return Receiver.Answer.of(200);
+            });
+            var f = new CallbackFixture(server.services());
+            for (int i = 0; i < 4; i++) f.callback("invoice", hanging.uri() + "?h" + i, "h" + i, true);
+            f.callback("client", healthy.uri(), "ok", true);
+            for (int i = 1; i <= 20; i++) publish(server.services(), f, "invoice.create", i);
+            hanging.await(8);
+            for (int i = 1; i <= 30; i++) publish(server.services(), f, "client.create", i);
+
+            healthy.await(30);
+            assertTrue(hanging.requests.size() <= 8, "each hanging endpoint holds at most 2 slots: " + hanging.requests.size());
+            release.countDown();
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
     void deliveriesOfAnUnverifiedOrDeletedCallbackAreNotSent() {
         try (TestServer server = server("PT0.2S", "PT10S", "P5D"); Receiver receiver = new Receiver()) {
             var f = new CallbackFixture(server.services());
