@@ -1,0 +1,106 @@
+package dev.ledgerlink.bench;
+
+import dev.ledgerlink.LedgerlinkServer;
+import dev.ledgerlink.Services;
+import dev.ledgerlink.bench.proc.BenchDatabase;
+import dev.ledgerlink.bench.proc.JfrSummary;
+import dev.ledgerlink.bench.proc.ServerProcess;
+import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.secrets.RandomTokens;
+import dev.ledgerlink.secrets.SecretBox;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/** What scenarios share: the bounds, fresh databases, setup through the real services, and server starts. */
+public final class BenchRun {
+    private final BenchConfig config;
+    private final List<String> profiles = new ArrayList<>();
+
+    public BenchRun(BenchConfig config) {
+        this.config = config;
+    }
+
+    public BenchConfig config() { return config; }
+
+    public List<String> profiles() { return profiles; }
+
+    /** A fresh database, the settings the server will run with, and a server started over it on demand. */
+    public final class Stage implements AutoCloseable {
+        public final BenchDatabase db;
+        public final Map<String, String> settings = new LinkedHashMap<>();
+        public final String operatorKey = RandomTokens.urlSafe(32);
+        private ServerProcess server;
+        private String profileLabel;
+        private Path jfr;
+
+        Stage(BenchDatabase.Kind kind) {
+            db = BenchDatabase.fresh(kind);
+            settings.put(Setting.SECRETS_KEY.key(), SecretBox.newKeyBase64());
+            settings.put(Setting.OPERATOR_KEY.key(), operatorKey);
+        }
+
+        public boolean postgres() { return db.kind() == BenchDatabase.Kind.POSTGRES; }
+
+        public String label() { return db.kind().label(); }
+
+        /** Setup through the real services over the same database (before the server starts, or beside it). */
+        public void setup(Consumer<Services> work) {
+            Settings.Builder b = Settings.builder().set(Setting.DB_URL, db.url()).set(Setting.DB_USER, db.user())
+                    .set(Setting.DB_POOL_SIZE, "2").set(Setting.DEV, "true");
+            settings.forEach((k, v) -> b.set(k + "=" + v));
+            Settings s = b.build();
+            var metrics = new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+            Services services = Services.create(s, Clock.systemUTC(), LedgerlinkServer.openDatabase(s, null), metrics);
+            try {
+                work.accept(services);
+            } finally {
+                services.database().close();
+            }
+        }
+
+        /** Starts the server; with --profile it records JFR (CPU samples, locks) under profileLabel. */
+        public ServerProcess start(String profileLabel) throws IOException, InterruptedException {
+            List<String> jvm = new ArrayList<>();
+            if (config.profile() && profileLabel != null) {
+                this.profileLabel = profileLabel;
+                this.jfr = config.outputDir().resolve("profile-" + profileLabel + "-" + label() + ".jfr").toAbsolutePath();
+                jvm.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile,dumponexit=true");
+            }
+            server = ServerProcess.start(new ServerProcess.Launch(config.serverJar(), jvm), db, settings,
+                    config.outputDir().resolve("logs"));
+            return server;
+        }
+
+        public ServerProcess server() { return server; }
+
+        /** Stops the server (dumping its profile, when recorded) and keeps the database for a restart. */
+        public void stopServer() {
+            if (server == null) return;
+            server.close();
+            server = null;
+            if (jfr != null) {
+                String summary = JfrSummary.describe(jfr, 12);
+                profiles.add("== profile " + profileLabel + " on " + label() + " (" + jfr.getFileName() + ")\n" + summary);
+                System.out.println(profiles.getLast());
+                jfr = null;
+            }
+        }
+
+        @Override
+        public void close() {
+            stopServer();
+            db.close();
+        }
+    }
+
+    public Stage stage(BenchDatabase.Kind kind) {
+        return new Stage(kind);
+    }
+}

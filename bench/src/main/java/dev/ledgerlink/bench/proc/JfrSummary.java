@@ -1,0 +1,106 @@
+package dev.ledgerlink.bench.proc;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * Reads a server's flight recording and says where its time went: the hottest methods by CPU
+ * samples (top frame), the hottest ledgerlink frames (first dev.ledgerlink frame on the stack, i.e.
+ * which of our code paths the CPU was spent under), contended monitors and parked waits.
+ */
+public final class JfrSummary {
+    private JfrSummary() {}
+
+    public static String describe(Path jfr, int top) {
+        Map<String, Integer> topFrames = new HashMap<>();
+        Map<String, Integer> ourFrames = new HashMap<>();
+        Map<String, Long> monitorNanos = new HashMap<>();
+        Map<String, Long> parkNanos = new HashMap<>();
+        int samples = 0;
+        try {
+            for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
+                String type = e.getEventType().getName();
+                switch (type) {
+                    case "jdk.ExecutionSample" -> {
+                        RecordedStackTrace st = e.getStackTrace();
+                        if (st == null || st.getFrames().isEmpty()) continue;
+                        samples++;
+                        List<RecordedFrame> frames = st.getFrames();
+                        topFrames.merge(name(frames.getFirst()), 1, Integer::sum);
+                        String ours = frames.stream().map(JfrSummary::name).filter(n -> n.startsWith("dev.ledgerlink"))
+                                .findFirst().orElse("(no ledgerlink frame: " + bucket(frames) + ")");
+                        ourFrames.merge(ours, 1, Integer::sum);
+                    }
+                    case "jdk.JavaMonitorEnter" -> monitorNanos.merge(className(e, "monitorClass"), e.getDuration().toNanos(), Long::sum);
+                    case "jdk.ThreadPark" -> parkNanos.merge(className(e, "parkedClass") + " in " + caller(e), e.getDuration().toNanos(), Long::sum);
+                    default -> { }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return "profile unreadable: " + e;
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append("CPU samples: ").append(samples).append('\n');
+        sb.append("hottest methods (self):\n");
+        appendTop(sb, topFrames, samples, top);
+        sb.append("CPU by first ledgerlink frame (or library bucket):\n");
+        appendTop(sb, ourFrames, samples, top);
+        sb.append("contended monitors (total blocked ms):\n");
+        appendMillis(sb, monitorNanos, 5);
+        sb.append("parked waits (total ms, mostly idle pools):\n");
+        appendMillis(sb, parkNanos, 5);
+        return sb.toString();
+    }
+
+    private static String name(RecordedFrame f) {
+        return f.getMethod().getType().getName() + "." + f.getMethod().getName();
+    }
+
+    private static String bucket(List<RecordedFrame> frames) {
+        for (RecordedFrame f : frames) {
+            String n = name(f);
+            if (n.startsWith("org.eclipse.jetty")) return "jetty";
+            if (n.startsWith("org.h2")) return "h2";
+            if (n.startsWith("org.postgresql")) return "pgjdbc";
+            if (n.startsWith("com.zaxxer")) return "hikari";
+            if (n.startsWith("io.javalin")) return "javalin";
+        }
+        return name(frames.getLast());
+    }
+
+    private static String className(RecordedEvent e, String field) {
+        try {
+            jdk.jfr.consumer.RecordedClass c = e.getValue(field);
+            return c == null ? "?" : c.getName();
+        } catch (RuntimeException x) {
+            return "?";
+        }
+    }
+
+    private static String caller(RecordedEvent e) {
+        RecordedStackTrace st = e.getStackTrace();
+        if (st == null) return "?";
+        return st.getFrames().stream().map(JfrSummary::name)
+                .filter(n -> !n.startsWith("java.") && !n.startsWith("jdk.") && !n.startsWith("sun."))
+                .findFirst().orElse("jdk");
+    }
+
+    private static void appendTop(StringBuilder sb, Map<String, Integer> counts, int total, int top) {
+        counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(top)
+                .forEach(en -> sb.append(String.format("  %5.1f%%  %s%n", 100.0 * en.getValue() / Math.max(1, total), en.getKey())));
+    }
+
+    private static void appendMillis(StringBuilder sb, Map<String, Long> nanos, int top) {
+        if (nanos.isEmpty()) sb.append("  (none recorded above the threshold)\n");
+        nanos.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue(Comparator.naturalOrder()).reversed()).limit(top)
+                .forEach(en -> sb.append(String.format("  %8.0f ms  %s%n", en.getValue() / 1e6, en.getKey())));
+    }
+}
