@@ -5,6 +5,8 @@ import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.accounts.UserService;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.oauth.AccessTokenVerifier;
+import dev.ledgerlink.oauth.TokenService;
 import dev.ledgerlink.store.Database;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
@@ -17,7 +19,8 @@ public record Services(
         PrometheusMeterRegistry metrics,
         UserService users,
         AccountService accounts,
-        ApplicationService applications) {
+        ApplicationService applications,
+        TokenService tokens) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
@@ -25,6 +28,12 @@ public record Services(
         return new Services(settings, clock, database, metrics,
                 new UserService(jdbi, clock),
                 new AccountService(jdbi, clock),
-                new ApplicationService(jdbi, clock, devMode));
+                new ApplicationService(jdbi, clock, devMode),
+                new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL)));
+    }
+
+    /** Resolves bearer access tokens (web/BearerAuth uses it). */
+    public AccessTokenVerifier accessTokens() {
+        return tokens;
     }
 }

@@ -16,5 +16,11 @@ final class Routes {
         r.get("/healthz", health::alive);
         r.get("/readyz", health::ready);
         r.get("/metrics", health::prometheus);
+
+        // Bearer authentication of the API routes (oauth.TokenService verifies; one indexed query).
+        BearerAuth bearer = new BearerAuth(s.accessTokens());
+
+        var identity = new IdentityHandler(bearer, s.users(), s.accounts());
+        r.get("/auth/api/v1/users/me", identity::me);
     }
 }

@@ -1,0 +1,30 @@
+package dev.ledgerlink.callbacks;
+
+import java.time.Instant;
+
+/** One row of the callbacks table (V3, V30). The verification code itself is never held here in plain text. */
+public record Callback(
+        long id,
+        String accountId,
+        long applicationId,
+        long userId,
+        String event,
+        String uri,
+        boolean verified,
+        boolean disabled,
+        String verifierSealed,
+        String verifierHash,
+        Instant failingSince,
+        Instant createdAt,
+        Instant updatedAt,
+        int verifyFailures,
+        Instant verifyFailuresSince) {
+
+    public CallbackStateMachine.State state() {
+        return CallbackStateMachine.stateOf(verified, disabled);
+    }
+
+    public VerifierThrottle.Count wrongTries() {
+        return new VerifierThrottle.Count(verifyFailures, verifyFailuresSince);
+    }
+}

@@ -1,0 +1,183 @@
+package dev.ledgerlink.callbacks;
+
+import dev.ledgerlink.accounts.AccountService;
+import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
+import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
+import dev.ledgerlink.callbacks.CallbackStateMachine.Trigger;
+import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.errors.Validation;
+import dev.ledgerlink.events.EventCatalog;
+import dev.ledgerlink.oauth.TokenPrincipal;
+import dev.ledgerlink.secrets.Hashes;
+import dev.ledgerlink.secrets.RandomTokens;
+import dev.ledgerlink.secrets.SecretBox;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The callbacks API: register, read, list, verify, resend, update, delete. Every change goes
+ * through {@link CallbackStateMachine}; this class applies its effects (new code, verification
+ * request) and the access rules of {@link CallbackAccess}.
+ */
+public final class CallbackService {
+    /** 256 random bits; the code keys the signatures of every notification to the callback. */
+    static final int CODE_BYTES = 32;
+    private static final Logger LOG = LoggerFactory.getLogger(CallbackService.class);
+
+    private final Jdbi jdbi;
+    private final Clock clock;
+    private final CallbackAccess access;
+    private final SecretBox secretBox;
+    private final CallbackUriRule uriRule;
+    private final VerificationRequests verificationRequests;
+
+    public CallbackService(Jdbi jdbi, Clock clock, AccountService accounts, SecretBox secretBox,
+                           CallbackUriRule uriRule, VerificationRequests verificationRequests) {
+        this.jdbi = jdbi;
+        this.clock = clock;
+        this.access = new CallbackAccess(accounts);
+        this.secretBox = secretBox;
+        this.uriRule = uriRule;
+        this.verificationRequests = verificationRequests;
+    }
+
+    public Callback register(TokenPrincipal principal, String accountId, String event, String uri) {
+        access.requireMember(principal, accountId);
+        validate(event, uri, true);
+        CallbackAccess.requireScopeFor(principal, event);
+        Transition t = CallbackStateMachine.apply(null, Trigger.REGISTER);
+        String code = RandomTokens.urlSafe(CODE_BYTES);
+        long id = jdbi.withExtension(CallbackStore.class, s -> s.insert(accountId, principal.applicationId(), principal.userId(),
+                event, EventCatalog.nounOf(event), uri, secretBox.seal(code), Hashes.sha256Hex(code), clock.instant()));
+        LOG.info("callback {} registered for {} in account {}", id, event, accountId);
+        if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.enqueue(id);
+        return load(principal, accountId, id);
+    }
+
+    public Callback get(TokenPrincipal principal, String accountId, long id) {
+        access.requireMember(principal, accountId);
+        Callback c = load(principal, accountId, id);
+        CallbackAccess.requireScopeFor(principal, c.event());
+        return c;
+    }
+
+    public CallbackPage list(TokenPrincipal principal, String accountId, CallbackSearch search) {
+        access.requireMember(principal, accountId);
+        Set<String> nouns = CallbackAccess.visibleNouns(principal);
+        if (nouns.isEmpty()) return new CallbackPage(List.of(), search.page(), 1, search.perPage(), 0);
+        return jdbi.withExtension(CallbackStore.class, s -> {
+            long total = s.count(accountId, principal.applicationId(), nouns, search.noun(), search.name(), search.uri(), search.verified());
+            List<Callback> page = s.search(accountId, principal.applicationId(), nouns, search.noun(), search.name(),
+                    search.uri(), search.verified(), search.perPage(), search.offset());
+            int pages = (int) Math.max(1, (total + search.perPage() - 1) / search.perPage());
+            return new CallbackPage(page, search.page(), pages, search.perPage(), total);
+        });
+    }
+
+    private enum VerifyOutcome { ACCEPTED, WRONG, THROTTLED }
+
+    private record VerifyResult(VerifyOutcome outcome, Duration retryAfter) {}
+
+    /** The verifier sent back: 422 if wrong (nothing but the throttle count changes), 429 when throttled. */
+    public Callback verify(TokenPrincipal principal, String accountId, long id, String verifier) {
+        access.requireMember(principal, accountId);
+        CallbackAccess.requireScopeFor(principal, load(principal, accountId, id).event());
+        Instant now = clock.instant();
+        String hash = Hashes.sha256Hex(verifier);
+        VerifyResult result = jdbi.inTransaction(h -> {
+            CallbackStore s = h.attach(CallbackStore.class);
+            Callback c = s.findForUpdate(id, accountId, principal.applicationId()).orElseThrow(ServiceException::notFound);
+            Duration wait = VerifierThrottle.waitBeforeNextTry(c.wrongTries(), now);
+            if (wait != null) return new VerifyResult(VerifyOutcome.THROTTLED, wait);
+            boolean right = Hashes.constantTimeEquals(hash, c.verifierHash());
+            Transition t = CallbackStateMachine.apply(c.state(), right ? Trigger.VERIFY_WITH_RIGHT_CODE : Trigger.VERIFY_WITH_WRONG_CODE);
+            if (t.has(Effect.COUNT_WRONG_TRY)) {
+                VerifierThrottle.Count next = VerifierThrottle.afterWrongTry(c.wrongTries(), now);
+                s.recordWrongTries(id, next.failures(), next.since());
+                return new VerifyResult(VerifyOutcome.WRONG, null);
+            }
+            if (t.has(Effect.START_NOTIFICATIONS) || c.verifyFailures() > 0) s.markVerified(id, c.verifierHash(), now);
+            return new VerifyResult(VerifyOutcome.ACCEPTED, null);
+        });
+        return switch (result.outcome()) {
+            case THROTTLED -> throw ServiceException.throttled(
+                    "Too many wrong verification codes for this callback; try again later.", result.retryAfter());
+            case WRONG -> throw ServiceException.invalid("callback.verifier",
+                    "is not the verification code last sent to this callback's uri");
+            case ACCEPTED -> {
+                LOG.info("callback {} verified", id);
+                yield load(principal, accountId, id);
+            }
+        };
+    }
+
+    /** A fresh code (the old one stops working): unverified, re-enabled, verification request sent again. */
+    public Callback resend(TokenPrincipal principal, String accountId, long id) {
+        access.requireMember(principal, accountId);
+        Callback c = load(principal, accountId, id);
+        CallbackAccess.requireScopeFor(principal, c.event());
+        reissue(c, CallbackStateMachine.apply(c.state(), Trigger.RESEND), c.event(), c.uri());
+        return load(principal, accountId, id);
+    }
+
+    /** New event and/or uri; a uri that differs from the current one must be verified anew. */
+    public Callback update(TokenPrincipal principal, String accountId, long id, String event, String uri) {
+        access.requireMember(principal, accountId);
+        Callback c = load(principal, accountId, id);
+        CallbackAccess.requireScopeFor(principal, c.event());
+        validate(event, uri, false);
+        String newEvent = event == null ? c.event() : event;
+        String newUri = uri == null ? c.uri() : uri;
+        if (!newEvent.equals(c.event())) CallbackAccess.requireScopeFor(principal, newEvent);
+        if (!newUri.equals(c.uri())) {
+            reissue(c, CallbackStateMachine.apply(c.state(), Trigger.CHANGE_URI), newEvent, newUri);
+        } else if (!newEvent.equals(c.event())) {
+            CallbackStateMachine.apply(c.state(), Trigger.CHANGE_EVENT);
+            jdbi.useExtension(CallbackStore.class, s -> s.changeEvent(id, newEvent, EventCatalog.nounOf(newEvent), clock.instant()));
+        }
+        return load(principal, accountId, id);
+    }
+
+    public void delete(TokenPrincipal principal, String accountId, long id) {
+        access.requireMember(principal, accountId);
+        Callback c = load(principal, accountId, id);
+        CallbackAccess.requireScopeFor(principal, c.event());
+        CallbackStateMachine.apply(c.state(), Trigger.DELETE);
+        // Deleting the row is what stops notifications and drops what was queued: the delivery
+        // engine fans out over existing rows and drops a queued message whose callback is gone.
+        jdbi.useExtension(CallbackStore.class, s -> s.delete(id));
+        LOG.info("callback {} deleted from account {}", id, accountId);
+    }
+
+    private void reissue(Callback c, Transition t, String event, String uri) {
+        if (!t.has(Effect.ISSUE_NEW_CODE)) throw new IllegalStateException("a reissue must issue a new code");
+        String code = RandomTokens.urlSafe(CODE_BYTES);
+        jdbi.useExtension(CallbackStore.class, s -> s.reissue(c.id(), event, EventCatalog.nounOf(event), uri,
+                secretBox.seal(code), Hashes.sha256Hex(code), clock.instant()));
+        if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.enqueue(c.id());
+    }
+
+    private Callback load(TokenPrincipal principal, String accountId, long id) {
+        return jdbi.withExtension(CallbackStore.class, s -> s.find(id, accountId, principal.applicationId()))
+                .orElseThrow(ServiceException::notFound);
+    }
+
+    private void validate(String event, String uri, boolean required) {
+        Validation v = new Validation();
+        if (event != null || required) {
+            v.check(event != null && EventCatalog.subscription(event).isPresent(), "callback.event",
+                    event == null ? "is required" : "must be a noun or noun.verb from the events table (for example invoice or invoice.create)");
+        }
+        if (uri != null || required) {
+            String refusal = uriRule.refusal(uri);
+            if (refusal != null) v.add("callback.uri", refusal);
+        }
+        v.throwIfInvalid();
+    }
+}

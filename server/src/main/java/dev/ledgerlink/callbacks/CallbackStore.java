@@ -1,0 +1,80 @@
+package dev.ledgerlink.callbacks;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.sqlobject.config.RegisterRowMapper;
+import org.jdbi.v3.sqlobject.customizer.BindList;
+import org.jdbi.v3.sqlobject.statement.GetGeneratedKeys;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.jdbi.v3.sqlobject.statement.SqlUpdate;
+
+/**
+ * The callbacks table. Every read is keyed by account and application, so a callback of another
+ * account or application is simply not found. The delivery engine reads this table on its own and
+ * writes only disabled and failing_since (see V3).
+ */
+@RegisterRowMapper(CallbackRows.class)
+public interface CallbackStore {
+    String COLUMNS = """
+            id, account_id, application_id, user_id, event, event_noun, uri, verified, disabled,
+            verifier_sealed, verifier_hash, failing_since, created_at, updated_at,
+            verify_failures, verify_failures_since""";
+
+    // The search filters of the list call; a null parameter means "no filter". A noun matches the
+    // noun and all its verbs (event_noun); noun.verb matches itself and its noun.
+    String FILTERS = """
+            where account_id = :accountId and application_id = :applicationId
+              and event_noun in (<nouns>)
+              and (cast(:noun as varchar(32)) is null or event_noun = :noun)
+              and (cast(:name as varchar(64)) is null or event = :name or event = :noun)
+              and (cast(:uri as varchar(2048)) is null or uri = :uri)
+              and (cast(:verified as boolean) is null or verified = :verified)""";
+
+    @SqlUpdate("""
+            insert into callbacks (account_id, application_id, user_id, event, event_noun, uri, verified, disabled,
+                                   verifier_sealed, verifier_hash, created_at, updated_at)
+            values (:accountId, :applicationId, :userId, :event, :eventNoun, :uri, false, false,
+                    :verifierSealed, :verifierHash, :now, :now)""")
+    @GetGeneratedKeys("id")
+    long insert(String accountId, long applicationId, long userId, String event, String eventNoun, String uri,
+                String verifierSealed, String verifierHash, Instant now);
+
+    @SqlQuery("select " + COLUMNS + " from callbacks where id = :id and account_id = :accountId and application_id = :applicationId")
+    Optional<Callback> find(long id, String accountId, long applicationId);
+
+    /** The same, locking the row until the transaction ends (verification and its throttle counters). */
+    @SqlQuery("select " + COLUMNS + " from callbacks where id = :id and account_id = :accountId and application_id = :applicationId for update")
+    Optional<Callback> findForUpdate(long id, String accountId, long applicationId);
+
+    @SqlQuery("select " + COLUMNS + " from callbacks " + FILTERS + " order by id limit :limit offset :offset")
+    List<Callback> search(String accountId, long applicationId, @BindList("nouns") Collection<String> nouns,
+                          String noun, String name, String uri, Boolean verified, int limit, long offset);
+
+    @SqlQuery("select count(*) from callbacks " + FILTERS)
+    long count(String accountId, long applicationId, @BindList("nouns") Collection<String> nouns,
+               String noun, String name, String uri, Boolean verified);
+
+    @SqlUpdate("""
+            update callbacks set verified = true, verify_failures = 0, verify_failures_since = null, updated_at = :now
+            where id = :id and verifier_hash = :verifierHash""")
+    int markVerified(long id, String verifierHash, Instant now);
+
+    @SqlUpdate("update callbacks set verify_failures = :failures, verify_failures_since = :since where id = :id")
+    int recordWrongTries(long id, int failures, Instant since);
+
+    /** A fresh code: unverified, re-enabled, the failure run forgotten (resend, or a new uri). */
+    @SqlUpdate("""
+            update callbacks set event = :event, event_noun = :eventNoun, uri = :uri,
+                   verifier_sealed = :verifierSealed, verifier_hash = :verifierHash,
+                   verified = false, disabled = false, failing_since = null, updated_at = :now
+            where id = :id""")
+    int reissue(long id, String event, String eventNoun, String uri, String verifierSealed, String verifierHash, Instant now);
+
+    @SqlUpdate("update callbacks set event = :event, event_noun = :eventNoun, updated_at = :now where id = :id")
+    int changeEvent(long id, String event, String eventNoun, Instant now);
+
+    @SqlUpdate("delete from callbacks where id = :id")
+    int delete(long id);
+}

@@ -1,0 +1,109 @@
+package dev.ledgerlink.oauth;
+
+import dev.ledgerlink.accounts.Scopes;
+import dev.ledgerlink.secrets.Hashes;
+import dev.ledgerlink.secrets.RandomTokens;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+import java.util.Set;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Issuing and verifying tokens: the one place a token pair is minted (the grants call
+ * {@link #issueForNewGrant} and {@link #issueForRefresh}) and the bearer verification path.
+ *
+ * <p>Tokens are 256 random bits, stored only as SHA-256. Only one refresh token per (user,
+ * application) is live: every issue first takes that pair's slot row lock, so two issues for the same
+ * pair never interleave, on any node sharing the database.
+ */
+public final class TokenService implements AccessTokenVerifier {
+    /** Longer strings are not ours; refuse them before hashing. */
+    static final int MAX_TOKEN_LENGTH = 512;
+
+    private final Jdbi jdbi;
+    private final Clock clock;
+    private final Duration accessTokenTtl;
+
+    public TokenService(Jdbi jdbi, Clock clock, Duration accessTokenTtl) {
+        this.jdbi = jdbi;
+        this.clock = clock;
+        this.accessTokenTtl = accessTokenTtl;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /**
+     * A new authorization of {@code scopes} for this user and application, outside any browser flow
+     * (tests, operators): the same minting the authorization code grant does.
+     */
+    public TokenPair issue(long userId, long applicationId, Set<String> scopes) {
+        return jdbi.inTransaction(h -> issueForNewGrant(h, userId, applicationId, scopes, null));
+    }
+
+    /** Inside the caller's transaction: a new grant, older refresh tokens of the pair superseded, a new pair. */
+    TokenPair issueForNewGrant(Handle h, long userId, long applicationId, Set<String> scopes, Long codeId) {
+        TokenStore store = h.attach(TokenStore.class);
+        Instant now = now();
+        String scopeString = Scopes.join(scopes);
+        store.ensureSlot(userId, applicationId, now);
+        store.lockSlot(userId, applicationId, now);
+        store.supersedeLiveRefreshTokens(userId, applicationId, now);
+        long grantId = store.insertGrant(userId, applicationId, codeId, scopeString, now);
+        return mint(store, grantId, userId, applicationId, scopeString, now);
+    }
+
+    /**
+     * Inside the caller's transaction: uses {@code used} (exactly one caller wins) and issues its
+     * successor in the same grant. Empty when another request used, superseded or revoked it first.
+     */
+    Optional<TokenPair> issueForRefresh(Handle h, RefreshTokenRow used) {
+        TokenStore store = h.attach(TokenStore.class);
+        Instant now = now();
+        store.lockSlot(used.userId(), used.applicationId(), now);
+        if (store.useRefreshToken(used.id(), now) != 1) return Optional.empty();
+        return Optional.of(mint(store, used.grantId(), used.userId(), used.applicationId(), used.scopes(), now));
+    }
+
+    private TokenPair mint(TokenStore store, long grantId, long userId, long applicationId, String scopes, Instant now) {
+        String access = RandomTokens.urlSafe(32);
+        String refresh = RandomTokens.urlSafe(32);
+        Instant expiresAt = now.plus(accessTokenTtl);
+        store.insertRefreshToken(Hashes.sha256Hex(refresh), grantId, userId, applicationId, scopes, now);
+        store.insertAccessToken(Hashes.sha256Hex(access), grantId, userId, applicationId, scopes, now, expiresAt);
+        return new TokenPair(access, refresh, Scopes.parse(scopes), now, expiresAt, grantId);
+    }
+
+    /** Ends every token of a grant: its refresh tokens and the access tokens issued with them. */
+    void revokeGrant(Handle h, long grantId) {
+        TokenStore store = h.attach(TokenStore.class);
+        Instant now = now();
+        store.revokeRefreshTokensOfGrant(grantId, now);
+        store.revokeAccessTokensOfGrant(grantId, now);
+    }
+
+    /** Whole microseconds: what both databases store, so a stored instant reads back exactly. */
+    Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    }
+
+    /** The bearer path: one indexed query, then expiry against the injected clock. */
+    @Override
+    public Optional<TokenPrincipal> verify(String accessToken) {
+        if (accessToken == null || accessToken.isEmpty() || accessToken.length() > MAX_TOKEN_LENGTH) return Optional.empty();
+        Optional<AccessTokenRow> row = jdbi.withExtension(TokenStore.class, s -> s.accessToken(Hashes.sha256Hex(accessToken)));
+        if (row.isEmpty() || row.get().revokedAt() != null || !clock.instant().isBefore(row.get().expiresAt())) return Optional.empty();
+        AccessTokenRow t = row.get();
+        return Optional.of(new TokenPrincipal(t.userId(), t.applicationId(), Scopes.parse(t.scopes()), t.expiresAt()));
+    }
+
+    /** How many refresh tokens of this user and application are live (the rule says: at most one). */
+    public int liveRefreshTokens(long userId, long applicationId) {
+        return jdbi.withExtension(TokenStore.class, s -> s.countLiveRefreshTokens(userId, applicationId));
+    }
+}

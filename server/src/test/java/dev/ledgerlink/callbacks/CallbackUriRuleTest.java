@@ -1,0 +1,79 @@
+package dev.ledgerlink.callbacks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CallbackUriRuleTest {
+    /** A resolver that answers from a table: no DNS is asked in tests. */
+    private static final CallbackUriRule.Resolver TABLE = host -> {
+        Map<String, String> names = Map.of(
+                "hooks.example.com", "93.184.216.34",
+                "internal.example.com", "10.1.2.3",
+                "localhost", "127.0.0.1",
+                "metadata.example.com", "169.254.169.254",
+                "v6.example.com", "fd00::1");
+        String ip = names.get(host);
+        if (ip != null) return new InetAddress[] {InetAddress.getByName(ip)};
+        if (host.matches("[0-9.]+") || host.contains(":")) return new InetAddress[] {InetAddress.getByName(host)};
+        throw new UnknownHostException(host);
+    };
+    private final CallbackUriRule production = new CallbackUriRule(false, TABLE);
+    private final CallbackUriRule dev = new CallbackUriRule(true, TABLE);
+
+    @Test
+    void publicHttpsIsAccepted() {
+        assertNull(production.refusal("https://hooks.example.com/freshbooks?x=1"));
+        assertNull(production.refusal("https://93.184.216.34:8443/hook"));
+    }
+
+    @Test
+    void httpIsRefusedOutsideDevModeAndAllowedOnlyToLoopbackInDevMode() {
+        assertEquals("must use https", production.refusal("http://hooks.example.com/x"));
+        assertEquals("must use https", production.refusal("http://127.0.0.1:9000/x"));
+        assertNull(dev.refusal("http://127.0.0.1:9000/x"));
+        assertNull(dev.refusal("http://localhost:9000/x"));
+        assertNull(dev.refusal("http://[::1]:9000/x"));
+        assertEquals("must use https (http is allowed only to loopback hosts in development mode)", dev.refusal("http://hooks.example.com/x"));
+    }
+
+    @Test
+    void privateLoopbackAndLinkLocalTargetsAreRefusedOutsideDevMode() {
+        String why = "must not point at a private, loopback or link-local address";
+        assertEquals(why, production.refusal("https://127.0.0.1/x"));
+        assertEquals(why, production.refusal("https://localhost/x"));
+        assertEquals(why, production.refusal("https://10.0.0.5/x"));
+        assertEquals(why, production.refusal("https://192.168.1.1/x"));
+        assertEquals(why, production.refusal("https://172.16.0.1/x"));
+        assertEquals(why, production.refusal("https://169.254.169.254/latest"));
+        assertEquals(why, production.refusal("https://100.64.0.1/x"));
+        assertEquals(why, production.refusal("https://[::1]/x"));
+        assertEquals(why, production.refusal("https://[fe80::1]/x"));
+        assertEquals(why, production.refusal("https://0.0.0.0/x"));
+        assertEquals(why, production.refusal("https://internal.example.com/x"), "a name that resolves to a private address");
+        assertEquals(why, production.refusal("https://metadata.example.com/x"));
+        assertEquals(why, production.refusal("https://v6.example.com/x"));
+        assertEquals("names a host that does not resolve", production.refusal("https://nowhere.invalid/x"));
+    }
+
+    @Test
+    void malformedRelativeAndOverlongUrisAreRefused() {
+        assertEquals("is required", production.refusal(""));
+        assertEquals("is required", production.refusal(null));
+        assertEquals("must be an absolute https URI", production.refusal("/relative/path"));
+        assertEquals("is not a valid URI", production.refusal("https://exa mple.com/"));
+        assertEquals("must use https", production.refusal("ftp://hooks.example.com/x"));
+        assertEquals("must be an absolute https URI", production.refusal("mailto:someone@example.com"));
+        assertEquals("must not contain user information", production.refusal("https://user:pw@hooks.example.com/x"));
+        assertEquals("must not contain a fragment", production.refusal("https://hooks.example.com/x#frag"));
+        String longUri = "https://hooks.example.com/" + "a".repeat(CallbackUriRule.MAX_LENGTH);
+        assertEquals("must be at most 2048 characters", production.refusal(longUri));
+        String exact = "https://hooks.example.com/" + "a".repeat(CallbackUriRule.MAX_LENGTH - 26);
+        assertEquals(2048, exact.length());
+        assertNull(production.refusal(exact));
+    }
+}
