@@ -1,0 +1,38 @@
+package dev.ledgerlink.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ledgerlink.testing.TestDatabases;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import org.junit.jupiter.api.Test;
+
+/** The store itself, on whichever database this run of the suite uses. */
+class DatabaseTest {
+    @Test
+    void migrationsRunAndInstantsRoundTripAsUtcOnBothDatabases() {
+        var db = TestDatabases.fresh();
+        try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {
+            assertEquals(TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2, d.dialect());
+            Instant t = Instant.parse("2026-11-22T10:15:30.123456Z");
+            Instant back = d.jdbi().withHandle(h -> {
+                h.createUpdate("insert into accounts (account_id, name, timezone, created_at) values ('ABCDE', 'x', 'UTC', :t)")
+                        .bind("t", t).execute();
+                return h.createQuery("select created_at from accounts where account_id = 'ABCDE'").mapTo(Instant.class).one();
+            });
+            assertEquals(t.truncatedTo(ChronoUnit.MICROS), back);
+            assertTrue(d.isReachable());
+        }
+    }
+
+    @Test
+    void openingTwiceIsIdempotent() {
+        var db = TestDatabases.fresh();
+        try (Database first = Database.open(db.url(), db.user(), db.password(), 2, null)) {
+            try (Database second = Database.open(db.url(), db.user(), db.password(), 2, null)) {
+                assertTrue(second.isReachable());
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.ledgerlink.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ledgerlink.config.ConfigurationException;
+import org.junit.jupiter.api.Test;
+
+class JdbcUrlsTest {
+    @Test
+    void aPlainH2FileUrlBecomesShareableBetweenProcesses() {
+        String u = JdbcUrls.normalize("jdbc:h2:file:./data/ledgerlink");
+        assertTrue(u.contains(";AUTO_SERVER=TRUE"), u);
+        assertTrue(u.contains(";MODE=PostgreSQL"), u);
+    }
+
+    @Test
+    void inMemoryAndRemoteH2AreNotMadeAutoServer() {
+        assertFalse(JdbcUrls.normalize("jdbc:h2:mem:x").contains("AUTO_SERVER"));
+        assertFalse(JdbcUrls.normalize("jdbc:h2:tcp://localhost/~/x").contains("AUTO_SERVER"));
+    }
+
+    @Test
+    void settingsTheOperatorGaveAreKept() {
+        String u = JdbcUrls.normalize("jdbc:h2:file:/tmp/x;AUTO_SERVER=FALSE;MODE=Regular");
+        assertFalse(u.contains("AUTO_SERVER=TRUE"));
+        assertFalse(u.contains("MODE=PostgreSQL"));
+    }
+
+    @Test
+    void postgresUrlsPassUnchanged() {
+        assertEquals("jdbc:postgresql://db:5432/ledgerlink", JdbcUrls.normalize("jdbc:postgresql://db:5432/ledgerlink"));
+        assertEquals(Database.Dialect.POSTGRESQL, JdbcUrls.dialect("jdbc:postgresql://db/x"));
+    }
+
+    @Test
+    void otherDatabasesAreRefusedByName() {
+        var e = assertThrows(ConfigurationException.class, () -> JdbcUrls.normalize("jdbc:mysql://x/y"));
+        assertTrue(e.getMessage().contains("db.url"));
+        assertThrows(ConfigurationException.class, () -> JdbcUrls.normalize(" "));
+    }
+}
