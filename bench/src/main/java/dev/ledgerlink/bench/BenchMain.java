@@ -53,7 +53,7 @@ public final class BenchMain implements Callable<Integer> {
             case "both" -> List.of(BenchDatabase.Kind.H2, BenchDatabase.Kind.POSTGRES);
             default -> throw new CommandLine.ParameterException(new CommandLine(this), "--db must be h2, postgres or both");
         };
-        BenchConfig config = quick ? BenchConfig.quick(dbs, serverJar, out) : BenchConfig.full(dbs, serverJar, out, profile);
+        BenchConfig config = quick ? BenchConfig.quick(dbs, serverJar, out, profile) : BenchConfig.full(dbs, serverJar, out, profile);
         Report report = run(config, only);
         report.printTable(System.out);
         Path json = out.resolve("results.json");

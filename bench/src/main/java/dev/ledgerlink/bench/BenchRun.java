@@ -65,17 +65,33 @@ public final class BenchRun {
             }
         }
 
-        /** Starts the server; with --profile it records JFR (CPU samples, locks) under profileLabel. */
+        /** Starts the server (profiled later, from {@link #beginProfile}, when --profile is given). */
         public ServerProcess start(String profileLabel) throws IOException, InterruptedException {
-            List<String> jvm = new ArrayList<>();
-            if (config.profile() && profileLabel != null) {
-                this.profileLabel = profileLabel;
-                this.jfr = config.outputDir().resolve("profile-" + profileLabel + "-" + label() + ".jfr").toAbsolutePath();
-                jvm.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile,dumponexit=true");
-            }
-            server = ServerProcess.start(new ServerProcess.Launch(config.serverJar(), jvm), db, settings,
+            this.profileLabel = profileLabel;
+            server = ServerProcess.start(new ServerProcess.Launch(config.serverJar(), List.of()), db, settings,
                     config.outputDir().resolve("logs"));
             return server;
+        }
+
+        /**
+         * With --profile: starts a flight recording (CPU samples, monitors, parks; JFR "profile" settings)
+         * in the running server via jcmd, so it covers the loads that follow and not the start-up.
+         */
+        public void beginProfile() throws IOException, InterruptedException {
+            if (!config.profile() || server == null || profileLabel == null) return;
+            jfr = config.outputDir().resolve("profile-" + profileLabel + "-" + label() + ".jfr").toAbsolutePath();
+            jcmd("JFR.start", "name=bench", "settings=profile", "filename=" + jfr);
+        }
+
+        private void jcmd(String... args) throws IOException, InterruptedException {
+            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(server.pid())));
+            cmd.addAll(List.of(args));
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes());
+            if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IOException("jcmd " + String.join(" ", args) + " failed: " + output);
+            }
         }
 
         public ServerProcess server() { return server; }
@@ -83,14 +99,23 @@ public final class BenchRun {
         /** Stops the server (dumping its profile, when recorded) and keeps the database for a restart. */
         public void stopServer() {
             if (server == null) return;
+            boolean recorded = false;
+            if (jfr != null) {
+                try {
+                    jcmd("JFR.stop", "name=bench");
+                    recorded = true;
+                } catch (IOException | InterruptedException e) {
+                    profiles.add("== profile " + profileLabel + " on " + label() + ": " + e.getMessage());
+                }
+            }
             server.close();
             server = null;
-            if (jfr != null) {
+            if (recorded) {
                 String summary = JfrSummary.describe(jfr, 12);
                 profiles.add("== profile " + profileLabel + " on " + label() + " (" + jfr.getFileName() + ")\n" + summary);
                 System.out.println(profiles.getLast());
-                jfr = null;
             }
+            jfr = null;
         }
 
         @Override

@@ -105,6 +105,7 @@ public final class DeliveryScenario implements Scenario {
             return out;
         }
         for (int i = 0; i < c.callbacks(); i++) rig.register("invoice", "/hook/" + i);
+        stage.beginProfile();
 
         // Idle: one event at a time, a gap between, each fanned out to every callback.
         rig.log.phase("idle");

@@ -45,6 +45,7 @@ public final class IsolationScenario implements Scenario {
         for (int i = 0; i < 2 * n; i++) rig.register("client", "/hook/" + i);
         for (int i = 0; i < n; i++) rig.register("project", "/hook/" + (2 * n + i));
         for (int i = 0; i < n; i++) rig.register("project", "/hang/" + i);
+        stage.beginProfile();
 
         Result healthy = phase(c, rig, server, stage, "allhealthy", "client.create", 2L * n);
         Result half = phase(c, rig, server, stage, "halfhanging", "project.create", n);

@@ -80,6 +80,7 @@ public final class TokenEndpointScenario implements Scenario {
         }
 
         String missing = tokenEndpointMissing(server.port());
+        stage.beginProfile(); // covers the grants (what the profile is for), not the healthz baseline
         if (missing != null) {
             for (int conc : c.tokenConcurrency()) {
                 out.add(Figure.notMeasured(name(), "refresh grants c" + conc + " per second", db, "/s", conc == 64 ? ">= 4,200" : null, missing));
