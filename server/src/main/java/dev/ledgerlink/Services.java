@@ -6,6 +6,7 @@ import dev.ledgerlink.accounts.UserService;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
+import dev.ledgerlink.oauth.OAuthServer;
 import dev.ledgerlink.oauth.TokenService;
 import dev.ledgerlink.store.Database;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -20,16 +21,21 @@ public record Services(
         UserService users,
         AccountService accounts,
         ApplicationService applications,
-        TokenService tokens) {
+        TokenService tokens,
+        OAuthServer oauth) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
         var jdbi = database.jdbi();
+        var users = new UserService(jdbi, clock);
+        var applications = new ApplicationService(jdbi, clock, devMode);
+        var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL));
         return new Services(settings, clock, database, metrics,
-                new UserService(jdbi, clock),
+                users,
                 new AccountService(jdbi, clock),
-                new ApplicationService(jdbi, clock, devMode),
-                new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL)));
+                applications,
+                tokens,
+                OAuthServer.create(settings, clock, jdbi, tokens, users, applications));
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

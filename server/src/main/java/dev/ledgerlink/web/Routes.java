@@ -22,5 +22,16 @@ final class Routes {
 
         var identity = new IdentityHandler(bearer, s.users(), s.accounts());
         r.get("/auth/api/v1/users/me", identity::me);
+
+        // OAuth 2.0: the authorization page (served at {auth_url}), token, revocation, discovery.
+        var authorize = new AuthorizePage(s.oauth(), s.settings());
+        r.get("/oauth/authorize", authorize::show);
+        r.post("/oauth/authorize", authorize::submit);
+        var o = s.oauth();
+        var tokens = new TokenHandlers(o.clients(), o.authorizationCodeGrant(), o.refreshTokenGrant(), o.revocation());
+        r.post("/auth/oauth/token", tokens::token);
+        r.post("/auth/oauth/revoke", tokens::revoke);
+        r.exception(dev.ledgerlink.oauth.OAuthError.class, TokenHandlers::renderError);
+        r.get("/.well-known/oauth-authorization-server", new DiscoveryHandler(s.settings())::metadata);
     }
 }

@@ -1,0 +1,100 @@
+package dev.ledgerlink.oauth;
+
+import dev.ledgerlink.accounts.User;
+import dev.ledgerlink.accounts.UserService;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * What the authorization page does next, step by step: sign in, ask for consent (unless already
+ * granted and prompt=consent is absent), then send the browser back with a code, or with
+ * error=access_denied when the user declines. The web layer only renders the step it is given.
+ * The request has already passed {@link AuthorizationRequests}; CSRF is checked by the caller.
+ */
+public final class AuthorizationFlow {
+
+    /** The next thing the browser sees. */
+    public sealed interface Step {}
+    /** The login form; {@code problem} explains a failed try; {@code retryAfter} is set when throttled. */
+    public record ShowLogin(String problem, Duration retryAfter) implements Step {}
+    /** The consent page for this user. */
+    public record ShowConsent(User user) implements Step {}
+    /** Back to the client. */
+    public record Redirect(String location) implements Step {}
+
+    private final UserService users;
+    private final LoginThrottle throttle;
+    private final Consents consents;
+    private final AuthorizationCodes codes;
+
+    public AuthorizationFlow(UserService users, LoginThrottle throttle, Consents consents, AuthorizationCodes codes) {
+        this.users = users;
+        this.throttle = throttle;
+        this.consents = consents;
+        this.codes = codes;
+    }
+
+    /** A GET of the page: who is signed in decides. */
+    public Step begin(AuthorizationRequest request, LoginSession session) {
+        Optional<User> user = signedIn(session);
+        if (user.isEmpty() || request.promptLogin()) {
+            if (request.promptNone()) throw AuthorizationError.redirect(request.redirectUri(), request.state(), "login_required", "the user is not signed in");
+            return new ShowLogin(null, null);
+        }
+        return afterLogin(request, user.get());
+    }
+
+    /** The login form was posted. Returns the user with the next step, or the form again. */
+    public record LoginResult(Optional<User> user, Step next) {}
+
+    public LoginResult logIn(AuthorizationRequest request, String email, String password, String address) {
+        Optional<Duration> blocked = throttle.blockedFor(email, address);
+        if (blocked.isPresent()) {
+            long minutes = Math.max(1, (blocked.get().toSeconds() + 59) / 60);
+            return new LoginResult(Optional.empty(), new ShowLogin(
+                    "Too many failed sign-in attempts. Try again in " + minutes + (minutes == 1 ? " minute." : " minutes."), blocked.get()));
+        }
+        if (email == null || email.isBlank() || password == null || password.isEmpty()) {
+            return new LoginResult(Optional.empty(), new ShowLogin("Enter your e-mail address and password.", null));
+        }
+        Optional<User> user = users.authenticate(email, password);
+        if (user.isEmpty()) {
+            throttle.recordFailure(email, address);
+            return new LoginResult(Optional.empty(), new ShowLogin("That e-mail address and password do not match an account.", null));
+        }
+        throttle.recordSuccess(email);
+        return new LoginResult(user, afterLogin(request, user.get()));
+    }
+
+    /** The consent page was answered. */
+    public Step decide(AuthorizationRequest request, LoginSession session, boolean approved) {
+        Optional<User> user = signedIn(session);
+        if (user.isEmpty()) return new ShowLogin("Your session ended; sign in again.", null);
+        if (!approved) {
+            return new Redirect(AuthorizationError.redirect(request.redirectUri(), request.state(), "access_denied",
+                    "the user declined the authorization request").location());
+        }
+        consents.grant(user.get().id(), request.application().id(), request.scopes());
+        return codeRedirect(request, user.get());
+    }
+
+    private Step afterLogin(AuthorizationRequest request, User user) {
+        boolean granted = consents.covers(user.id(), request.application().id(), request.scopes());
+        if (granted && !request.promptConsent()) return codeRedirect(request, user);
+        if (request.promptNone()) throw AuthorizationError.redirect(request.redirectUri(), request.state(), "consent_required", "the user has not granted these scopes");
+        return new ShowConsent(user);
+    }
+
+    private Step codeRedirect(AuthorizationRequest request, User user) {
+        String code = codes.issue(user.id(), request);
+        StringBuilder url = new StringBuilder(request.redirectUri()).append(request.redirectUri().contains("?") ? '&' : '?')
+                .append("code=").append(AuthorizationError.encode(code));
+        if (request.state() != null) url.append("&state=").append(AuthorizationError.encode(request.state()));
+        return new Redirect(url.toString());
+    }
+
+    private Optional<User> signedIn(LoginSession session) {
+        if (session == null || !session.isAuthenticated()) return Optional.empty();
+        return users.find(session.userId());
+    }
+}

@@ -1,0 +1,43 @@
+package dev.ledgerlink.oauth;
+
+import java.time.Instant;
+import java.util.Optional;
+import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.jdbi.v3.sqlobject.statement.SqlUpdate;
+
+/** Login sessions, found by the hash of the cookie's random id; login failures, counted per key. */
+@RegisterConstructorMapper(LoginSession.class)
+public interface LoginSessionStore {
+
+    @SqlUpdate("""
+            insert into oauth_login_sessions (session_hash, user_id, csrf_token, created_at, authenticated_at, expires_at)
+            values (:sessionHash, :userId, :csrfToken, :now, :authenticatedAt, :expiresAt)""")
+    void insert(String sessionHash, Long userId, String csrfToken, Instant now, Instant authenticatedAt, Instant expiresAt);
+
+    @SqlQuery("""
+            select id, user_id, csrf_token, authenticated_at, expires_at from oauth_login_sessions
+            where session_hash = :sessionHash and expires_at > :now""")
+    Optional<LoginSession> find(String sessionHash, Instant now);
+
+    @SqlUpdate("delete from oauth_login_sessions where session_hash = :sessionHash")
+    int delete(String sessionHash);
+
+    @SqlUpdate("delete from oauth_login_sessions where expires_at <= :now")
+    int deleteExpired(Instant now);
+
+    @SqlUpdate("insert into oauth_login_failures (throttle_key, failed_at) values (:throttleKey, :now)")
+    void recordFailure(String throttleKey, Instant now);
+
+    @SqlQuery("select count(*) from oauth_login_failures where throttle_key = :throttleKey and failed_at > :since")
+    int failuresSince(String throttleKey, Instant since);
+
+    @SqlQuery("select min(failed_at) from oauth_login_failures where throttle_key = :throttleKey and failed_at > :since")
+    Optional<Instant> oldestFailureSince(String throttleKey, Instant since);
+
+    @SqlUpdate("delete from oauth_login_failures where throttle_key = :throttleKey")
+    int clearFailures(String throttleKey);
+
+    @SqlUpdate("delete from oauth_login_failures where failed_at <= :before")
+    int deleteFailuresBefore(Instant before);
+}

@@ -1,0 +1,33 @@
+package dev.ledgerlink.oauth;
+
+import dev.ledgerlink.accounts.ApplicationService;
+import dev.ledgerlink.accounts.UserService;
+import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.config.Settings;
+import java.time.Clock;
+import org.jdbi.v3.core.Jdbi;
+
+/** The authorization server's parts, built once: the page flow, client authentication, the grants, revocation. */
+public record OAuthServer(
+        AuthorizationRequests requests,
+        AuthorizationFlow flow,
+        LoginSessions sessions,
+        ClientAuthentication clients,
+        AuthorizationCodeGrant authorizationCodeGrant,
+        RefreshTokenGrant refreshTokenGrant,
+        Revocation revocation) {
+
+    public static OAuthServer create(Settings settings, Clock clock, Jdbi jdbi, TokenService tokens,
+                                     UserService users, ApplicationService applications) {
+        var throttle = new LoginThrottle(jdbi, clock, settings.integer(Setting.LOGIN_MAX_FAILURES), settings.duration(Setting.LOGIN_THROTTLE_WINDOW));
+        var codes = new AuthorizationCodes(jdbi, clock, settings.duration(Setting.AUTHORIZATION_CODE_TTL));
+        return new OAuthServer(
+                new AuthorizationRequests(applications),
+                new AuthorizationFlow(users, throttle, new Consents(jdbi, clock), codes),
+                new LoginSessions(jdbi, clock),
+                new ClientAuthentication(applications),
+                new AuthorizationCodeGrant(jdbi, tokens),
+                new RefreshTokenGrant(jdbi, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW)),
+                new Revocation(jdbi, tokens));
+    }
+}

@@ -1,0 +1,147 @@
+package dev.ledgerlink.web;
+
+import dev.ledgerlink.accounts.Scopes;
+import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.oauth.AuthorizationError;
+import dev.ledgerlink.oauth.AuthorizationFlow;
+import dev.ledgerlink.oauth.AuthorizationRequest;
+import dev.ledgerlink.oauth.LoginSession;
+import dev.ledgerlink.oauth.LoginSessions;
+import dev.ledgerlink.oauth.OAuthServer;
+import gg.jte.ContentType;
+import gg.jte.TemplateEngine;
+import gg.jte.output.StringOutput;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import java.net.URI;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The authorization page at {auth_url}/oauth/authorize: GET shows the next step, POST takes the
+ * login form or the consent answer. The request itself travels in the query string of every form
+ * (and is checked again on each POST); the session lives in the database, named by a cookie.
+ */
+final class AuthorizePage {
+    static final String COOKIE = "ledgerlink_session";
+    private static final TemplateEngine TEMPLATES = TemplateEngine.createPrecompiled(ContentType.Html);
+
+    private final OAuthServer oauth;
+    private final Settings settings;
+
+    AuthorizePage(OAuthServer oauth, Settings settings) {
+        this.oauth = oauth;
+        this.settings = settings;
+    }
+
+    void show(Context ctx) {
+        pageHeaders(ctx);
+        try {
+            AuthorizationRequest request = oauth.requests().validate(ctx.queryParamMap());
+            LoginSession session = oauth.sessions().find(ctx.cookie(COOKIE)).orElseGet(() -> open(ctx, oauth.sessions().openAnonymous()));
+            render(ctx, request, session, oauth.flow().begin(request, session), HttpStatus.FOUND);
+        } catch (AuthorizationError e) {
+            refuse(ctx, e, HttpStatus.FOUND);
+        }
+    }
+
+    void submit(Context ctx) {
+        pageHeaders(ctx);
+        try {
+            AuthorizationRequest request = oauth.requests().validate(ctx.queryParamMap());
+            String cookie = ctx.cookie(COOKIE);
+            Optional<LoginSession> session = oauth.sessions().find(cookie);
+            if (session.isEmpty() || !LoginSessions.csrfMatches(session.get(), ctx.formParam("csrf_token"))) {
+                errorPage(ctx, HttpStatus.FORBIDDEN, "This form has expired",
+                        "The form was not sent from this page, or it is too old. Go back to the application and start again.");
+                return;
+            }
+            String action = ctx.formParam("action");
+            if ("login".equals(action)) {
+                var result = oauth.flow().logIn(request, ctx.formParam("email"), ctx.formParam("password"), ctx.ip());
+                LoginSession current = session.get();
+                if (result.user().isPresent()) current = open(ctx, oauth.sessions().logIn(cookie, result.user().get().id()));
+                render(ctx, request, current, result.next(), HttpStatus.SEE_OTHER);
+            } else if ("authorize".equals(action) || "deny".equals(action)) {
+                render(ctx, request, session.get(), oauth.flow().decide(request, session.get(), "authorize".equals(action)), HttpStatus.SEE_OTHER);
+            } else {
+                errorPage(ctx, HttpStatus.BAD_REQUEST, "Something went wrong", "The form did not say what to do. Go back and try again.");
+            }
+        } catch (AuthorizationError e) {
+            refuse(ctx, e, HttpStatus.SEE_OTHER);
+        }
+    }
+
+    private void render(Context ctx, AuthorizationRequest request, LoginSession session, AuthorizationFlow.Step step, HttpStatus redirectStatus) {
+        String action = ctx.path() + (ctx.queryString() == null ? "" : "?" + ctx.queryString());
+        switch (step) {
+            case AuthorizationFlow.Redirect r -> ctx.redirect(r.location(), redirectStatus);
+            case AuthorizationFlow.ShowLogin login -> {
+                if (login.retryAfter() != null) {
+                    ctx.status(HttpStatus.TOO_MANY_REQUESTS);
+                    ctx.header("Retry-After", Long.toString(Math.max(1, login.retryAfter().toSeconds())));
+                }
+                String email = ctx.formParam("email");
+                page(ctx, "login.jte", Map.of("action", action, "csrf", session.csrfToken(), "appName", request.application().name(),
+                        "problem", Optional.ofNullable(login.problem()), "email", email == null ? "" : email));
+            }
+            case AuthorizationFlow.ShowConsent consent -> {
+                List<ConsentScope> scopes = request.scopes().stream().map(s -> new ConsentScope(s, Scopes.describe(s))).toList();
+                page(ctx, "consent.jte", Map.of("action", action, "csrf", session.csrfToken(), "appName", request.application().name(),
+                        "userEmail", consent.user().email(), "redirectHost", hostOf(request.redirectUri()), "scopes", scopes));
+            }
+        }
+    }
+
+    private void refuse(Context ctx, AuthorizationError e, HttpStatus redirectStatus) {
+        if (e.redirects()) {
+            ctx.redirect(e.location(), redirectStatus);
+        } else {
+            errorPage(ctx, HttpStatus.BAD_REQUEST, "This sign-in link is not valid", e.description());
+        }
+    }
+
+    private void errorPage(Context ctx, HttpStatus status, String title, String message) {
+        ctx.status(status);
+        page(ctx, "error.jte", Map.of("title", title, "message", message));
+    }
+
+    private static void page(Context ctx, String template, Map<String, Object> params) {
+        Map<String, Object> p = new HashMap<>(params);
+        p.replaceAll((k, v) -> v instanceof Optional<?> o ? o.orElse(null) : v);
+        StringOutput out = new StringOutput();
+        TEMPLATES.render(template, p, out);
+        ctx.contentType("text/html; charset=utf-8").result(out.toString());
+    }
+
+    /** Sets the session cookie: random id only, HttpOnly, SameSite=Lax, Secure when served over https. */
+    private LoginSession open(Context ctx, LoginSessions.Opened opened) {
+        StringBuilder c = new StringBuilder(COOKIE).append('=').append(opened.cookieValue())
+                .append("; Path=/oauth; Max-Age=").append(LoginSessions.LIFETIME.toSeconds())
+                .append("; HttpOnly; SameSite=Lax");
+        if (PublicUrls.isHttps(settings, ctx)) c.append("; Secure");
+        ctx.header("Set-Cookie", c.toString());
+        return opened.session();
+    }
+
+    /** Pages are never framed (clickjacking), cached or given a referrer. */
+    private static void pageHeaders(Context ctx) {
+        ctx.header("Content-Security-Policy", "frame-ancestors 'none'; default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'");
+        ctx.header("X-Frame-Options", "DENY");
+        ctx.header("Cache-Control", "no-store");
+        ctx.header("Referrer-Policy", "no-referrer");
+        ctx.header("X-Content-Type-Options", "nosniff");
+    }
+
+    private static String hostOf(String uri) {
+        try {
+            URI u = URI.create(uri);
+            return u.getPort() < 0 ? u.getHost() : u.getHost() + ":" + u.getPort();
+        } catch (IllegalArgumentException e) {
+            return uri;
+        }
+    }
+
+}
