@@ -18,6 +18,7 @@ final class MachineFacts {
         r.fact("cores", Runtime.getRuntime().availableProcessors());
         r.fact("cpu_model", cpuModel());
         r.fact("memory_total", memTotal());
+        r.fact("load_average_at_start", loadAverage());
         r.fact("jdk", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vendor") + ")");
         r.fact("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
         r.fact("server_jvm_options", System.getenv().getOrDefault("LEDGERLINK_JAVA_OPTS", dev.ledgerlink.bench.proc.ServerProcess.DEFAULT_JAVA_OPTS));
@@ -30,6 +31,14 @@ final class MachineFacts {
         try {
             return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
                     .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("unknown");
+        } catch (Exception e) {
+            return "unknown";
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
         } catch (Exception e) {
             return "unknown";
         }

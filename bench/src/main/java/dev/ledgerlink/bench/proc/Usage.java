@@ -13,8 +13,14 @@ public final class Usage implements AutoCloseable {
                           double seconds) {
         /** Cores used on average by each, over the window. */
         public String describe() {
-            return String.format("server %.2f cores, load generator %.2f, postgres %.2f, machine busy %.0f%%",
-                    serverCpu / seconds, loadgenCpu / seconds, postgresCpu / seconds, machineBusy * 100);
+            return String.format("server %.2f cores, load generator %.2f, postgres %.2f, other processes %.2f (machine busy %.0f%%)",
+                    serverCpu / seconds, loadgenCpu / seconds, postgresCpu / seconds, otherCores(), machineBusy * 100);
+        }
+
+        /** Cores used by processes that are none of ours (other work sharing the machine), on average. */
+        public double otherCores() {
+            double busyCores = machineBusy * Runtime.getRuntime().availableProcessors();
+            return Math.max(0, busyCores - (serverCpu + loadgenCpu + postgresCpu) / seconds);
         }
     }
 

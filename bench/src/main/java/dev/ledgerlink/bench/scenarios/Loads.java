@@ -36,7 +36,8 @@ final class Loads {
                 .with("server_cores", m.usage().serverCpu() / m.usage().seconds())
                 .with("loadgen_cores", m.usage().loadgenCpu() / m.usage().seconds())
                 .with("postgres_cores", m.usage().postgresCpu() / m.usage().seconds())
-                .with("machine_busy", m.usage().machineBusy());
+                .with("machine_busy", m.usage().machineBusy())
+                .with("other_processes_cores", m.usage().otherCores());
         return List.of(rate,
                 Figure.measured(scenario, prefix + " p50", db, o.latencies().percentileMillis(0.50), "ms", null, ""),
                 Figure.measured(scenario, prefix + " p99", db, o.latencies().percentileMillis(0.99), "ms", p99Target, ""),
