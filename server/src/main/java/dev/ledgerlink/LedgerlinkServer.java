@@ -2,6 +2,8 @@ package dev.ledgerlink;
 
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.delivery.DeliveryEngine;
+import dev.ledgerlink.delivery.DeliveryEngines;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.web.WebServer;
 import io.javalin.Javalin;
@@ -44,6 +46,8 @@ public final class LedgerlinkServer implements AutoCloseable {
         try {
             Services services = Services.create(settings, clock, db, metrics);
             List<AutoCloseable> workers = new ArrayList<>();
+            DeliveryEngine deliveryEngine = DeliveryEngines.start(services);
+            workers.add(deliveryEngine);
             Javalin web = WebServer.create(services).start(settings.get(Setting.HTTP_HOST), settings.integer(Setting.HTTP_PORT));
             return new LedgerlinkServer(services, web, workers, gc);
         } catch (RuntimeException e) {

@@ -5,9 +5,12 @@ import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.accounts.UserService;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.delivery.DeliveryService;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.OAuthServer;
 import dev.ledgerlink.oauth.TokenService;
+import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.secrets.SecretKeys;
 import dev.ledgerlink.store.Database;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
@@ -22,7 +25,9 @@ public record Services(
         AccountService accounts,
         ApplicationService applications,
         TokenService tokens,
-        OAuthServer oauth) {
+        OAuthServer oauth,
+        SecretBox secretBox,
+        DeliveryService deliveries) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
@@ -35,7 +40,9 @@ public record Services(
                 new AccountService(jdbi, clock),
                 applications,
                 tokens,
-                OAuthServer.create(settings, clock, jdbi, tokens, users, applications));
+                OAuthServer.create(settings, clock, jdbi, tokens, users, applications),
+                SecretKeys.load(settings),
+                new DeliveryService(jdbi, clock));
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

@@ -1,0 +1,231 @@
+package dev.ledgerlink.delivery;
+
+import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.store.Database;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jdbi.v3.core.Handle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker of one process: a dispatcher thread claims due deliveries in batches (leases), each is
+ * sent on its own virtual thread, and a recorder writes outcomes back in batches. No transaction or
+ * lock is held across an HTTP call: claiming commits the lease first, recording happens after.
+ *
+ * <p>Fairness: at most {@code concurrency} attempts in flight, and at most a quarter of them for one
+ * callback; a saturated callback is left out of the next claim, so a slow or dead endpoint only ever
+ * ties up its own share.
+ */
+public final class DeliveryEngine implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DeliveryEngine.class);
+    private static final int MAX_BATCH = 256;
+
+    private final Database database;
+    private final Clock clock;
+    private final SecretBox secretBox;
+    private final RetrySchedule schedule;
+    private final DisablePolicy disablePolicy;
+    private final Duration lease;
+    private final Duration pollInterval;
+    private final int concurrency;
+    private final int perCallbackLimit;
+    private final String userAgent;
+    private final DeliveryMetrics metrics;
+    private final DeliverySender sender;
+    private final ResultRecorder recorder;
+    private final ExecutorService sends = Executors.newVirtualThreadPerTaskExecutor();
+    private final Semaphore slots;
+    private final Semaphore wakeups = new Semaphore(0);
+    private final Map<Long, AtomicInteger> inFlightPerCallback = new ConcurrentHashMap<>();
+    private final String processId = UUID.randomUUID().toString().substring(0, 8);
+    private final Thread dispatcher;
+    private volatile boolean running = true;
+    private long lastDepthRefresh;
+
+    public DeliveryEngine(Config config, Database database, Clock clock, SecretBox secretBox, io.micrometer.core.instrument.MeterRegistry registry) {
+        this.database = database;
+        this.clock = clock;
+        this.secretBox = secretBox;
+        this.schedule = config.schedule();
+        this.disablePolicy = config.disablePolicy();
+        this.lease = config.lease();
+        this.pollInterval = config.pollInterval();
+        this.concurrency = config.concurrency();
+        this.perCallbackLimit = Math.max(1, config.concurrency() / 4);
+        this.userAgent = config.userAgent();
+        this.metrics = new DeliveryMetrics(registry);
+        this.slots = new Semaphore(concurrency);
+        this.sender = new DeliverySender(config.timeout(), config.guardTargets(), clock);
+        this.recorder = new ResultRecorder(database.jdbi(), clock, schedule, disablePolicy, metrics);
+        this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().start(this::dispatchLoop);
+    }
+
+    /** What the engine is told by the settings. */
+    public record Config(RetrySchedule schedule, DisablePolicy disablePolicy, Duration timeout, Duration lease,
+                         Duration pollInterval, int concurrency, boolean guardTargets, String userAgent) {}
+
+    /** New work was committed by this process: claim now instead of at the next poll. */
+    public void wake() {
+        wakeups.release();
+    }
+
+    private void dispatchLoop() {
+        while (running) {
+            try {
+                int claimed = 0;
+                int free = slots.availablePermits();
+                if (free > 0) claimed = claimAndStart(Math.min(free, MAX_BATCH));
+                refreshQueueDepth();
+                // A full batch means more is probably due: go again at once. Otherwise wait for a
+                // local publish, a freed slot, or the poll interval (work of other processes).
+                if (claimed < Math.min(free, MAX_BATCH) || free == 0) {
+                    wakeups.tryAcquire(pollInterval.toNanos(), TimeUnit.NANOSECONDS);
+                    wakeups.drainPermits();
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                if (!running) return;
+                LOG.warn("delivery dispatcher: {}", e.toString());
+                sleepQuietly(pollInterval);
+            }
+        }
+    }
+
+    private int claimAndStart(int limit) {
+        String token = processId + "-" + UUID.randomUUID();
+        Instant now = DbTime.now(clock);
+        List<Object> busy = new ArrayList<>();
+        busy.add(-1L);
+        inFlightPerCallback.forEach((id, n) -> { if (n.get() >= perCallbackLimit) busy.add(id); });
+        List<ClaimedDelivery> claimed = database.jdbi().withHandle(h -> {
+            claim(h, token, now, limit, busy);
+            return DeliveryStore.loadClaimed(h, token);
+        });
+        if (claimed.isEmpty()) return 0;
+        Map<Long, String> codes = new HashMap<>();   // the SecretBox is opened once per callback per batch
+        List<Long> overLimit = new ArrayList<>();
+        Map<Long, Integer> acceptedNow = new HashMap<>();
+        for (ClaimedDelivery d : claimed) {
+            AtomicInteger n = inFlightPerCallback.computeIfAbsent(d.callbackId(), k -> new AtomicInteger());
+            if (n.get() >= perCallbackLimit) {
+                overLimit.add(d.id());
+                continue;
+            }
+            if (!d.isVerification() && (!d.verified() || d.disabled())) {
+                recorder.drop(d, token, "callback no longer verified and enabled");
+                continue;
+            }
+            String code;
+            try {
+                code = codes.computeIfAbsent(d.callbackId(), k -> secretBox.open(d.verifierSealed()));
+            } catch (IllegalStateException e) {
+                recorder.record(d, token, now, AttemptOutcome.noResponse(0, "verification code cannot be decrypted (secrets.key changed?)"));
+                continue;
+            }
+            n.incrementAndGet();
+            acceptedNow.merge(d.callbackId(), 1, Integer::sum);
+            slots.acquireUninterruptibly();
+            sends.execute(() -> attempt(d, token, code));
+        }
+        if (!overLimit.isEmpty()) {
+            database.jdbi().useHandle(h -> {
+                var batch = h.prepareBatch(DeliveryStore.RELEASE);
+                for (Long id : overLimit) batch.bind("id", id).bind("token", token).bind("now", now).add();
+                batch.execute();
+            });
+        }
+        return claimed.size();
+    }
+
+    private void claim(Handle h, String token, Instant now, int limit, List<Object> busy) {
+        Instant leaseUntil = now.plus(lease);
+        if (database.dialect() == Database.Dialect.POSTGRESQL) {
+            h.createUpdate(DeliveryStore.CLAIM_POSTGRES).defineList("busy", busy)
+                    .bind("token", token).bind("leaseUntil", leaseUntil).bind("now", now).bind("limit", limit).execute();
+            return;
+        }
+        List<Long> candidates = h.createQuery(DeliveryStore.CANDIDATES).defineList("busy", busy)
+                .bind("now", now).bind("limit", limit).mapTo(Long.class).list();
+        if (candidates.isEmpty()) return;
+        var batch = h.prepareBatch(DeliveryStore.CLAIM_ONE);
+        for (Long id : candidates) batch.bind("token", token).bind("leaseUntil", leaseUntil).bind("now", now).bind("id", id).add();
+        batch.execute();
+    }
+
+    private void attempt(ClaimedDelivery d, String token, String code) {
+        Instant at = DbTime.now(clock);
+        try {
+            WebhookRequest request = WebhookRequest.build(d, code, at.getEpochSecond(), userAgent);
+            AttemptOutcome outcome = sender.send(d.uri(), request);
+            metrics.attempt.record(Duration.ofMillis(outcome.durationMs()));
+            recorder.record(d, token, at, outcome);
+        } catch (RuntimeException e) {
+            recorder.record(d, token, at, AttemptOutcome.noResponse(0, "internal error: " + e.getClass().getSimpleName()));
+        } finally {
+            inFlightPerCallback.get(d.callbackId()).decrementAndGet();
+            slots.release();
+            if (slots.availablePermits() >= perCallbackLimit) wakeups.release();
+        }
+    }
+
+    private void refreshQueueDepth() {
+        long nowMs = System.currentTimeMillis();
+        if (nowMs - lastDepthRefresh < 5_000) return;
+        lastDepthRefresh = nowMs;
+        metrics.queueDepth.set(database.jdbi().withHandle(h -> h.createQuery(DeliveryStore.QUEUE_DEPTH).mapTo(Long.class).one()));
+    }
+
+    /** Attempts in flight right now (for tests and diagnostics). */
+    public int inFlight() {
+        return concurrency - slots.availablePermits();
+    }
+
+    Set<Long> callbacksInFlight() {
+        return inFlightPerCallback.keySet();
+    }
+
+    private static void sleepQuietly(Duration d) {
+        try {
+            Thread.sleep(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops claiming, lets attempts in flight finish (they are bounded by the timeout), records them. */
+    @Override
+    public void close() {
+        running = false;
+        dispatcher.interrupt();
+        try {
+            dispatcher.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        sends.shutdown();
+        try {
+            if (!sends.awaitTermination(15, TimeUnit.SECONDS)) sends.shutdownNow();
+        } catch (InterruptedException e) {
+            sends.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        recorder.close();
+        sender.close();
+    }
+}

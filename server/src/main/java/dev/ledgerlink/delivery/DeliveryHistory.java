@@ -1,0 +1,44 @@
+package dev.ledgerlink.delivery;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.StatementContext;
+
+/** The history queries: a page of deliveries, then all their attempts in one query (no N+1). */
+final class DeliveryHistory {
+    private DeliveryHistory() {}
+
+    private static final String COLUMNS = """
+            select d.id, d.callback_id, d.event_id, d.kind, coalesce(e.name, 'callback.verify') as name, d.state, d.attempts,
+                   d.next_attempt_at, d.drop_reason, d.created_at, d.finished_at
+            from deliveries d left join events e on e.id = d.event_id""";
+
+    static final String PAGE = COLUMNS + " where d.callback_id = :id order by d.id desc limit :limit offset :offset";
+    static final String ONE = COLUMNS + " where d.id = :id";
+    static final String ATTEMPTS = """
+            select delivery_id, attempt, attempted_at, status_code, duration_ms, error, response_body
+            from delivery_attempts where delivery_id in (<ids>) order by id""";
+
+    static final class RecordMapper implements RowMapper<DeliveryRecord> {
+        @Override
+        public DeliveryRecord map(ResultSet rs, StatementContext ctx) throws SQLException {
+            long ev = rs.getLong("event_id");
+            Long eventId = rs.wasNull() ? null : ev;
+            return new DeliveryRecord(rs.getLong("id"), rs.getLong("callback_id"), eventId, rs.getString("kind"), rs.getString("name"),
+                    rs.getString("state"), rs.getInt("attempts"), DeliveryStore.instant(rs, "next_attempt_at", ctx),
+                    rs.getString("drop_reason"), DeliveryStore.instant(rs, "created_at", ctx), DeliveryStore.instant(rs, "finished_at", ctx),
+                    java.util.List.of());
+        }
+    }
+
+    static final class AttemptMapper implements RowMapper<DeliveryRecord.Attempt> {
+        @Override
+        public DeliveryRecord.Attempt map(ResultSet rs, StatementContext ctx) throws SQLException {
+            int status = rs.getInt("status_code");
+            Integer statusCode = rs.wasNull() ? null : status;
+            return new DeliveryRecord.Attempt(rs.getLong("delivery_id"), rs.getInt("attempt"), DeliveryStore.instant(rs, "attempted_at", ctx),
+                    statusCode, rs.getLong("duration_ms"), rs.getString("error"), rs.getString("response_body"));
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package dev.ledgerlink.delivery;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Sends one attempt with the one shared JDK HttpClient (HTTP/1.1, redirects not followed, so a 3xx
+ * is a plain failure). The whole attempt, connection and the first KiB of the body included, has
+ * delivery.timeout (10 s). Runs on a virtual thread; holds no database resources.
+ */
+final class DeliverySender implements AutoCloseable {
+    static final int BODY_LIMIT = 1024;
+
+    static {
+        // Lets an http request go to the checked IP while keeping the Host header (see TargetGuard).
+        // Read once when the JDK HTTP client initialises; if it was set up earlier, we fall back to the hostname.
+        if (System.getProperty("jdk.httpclient.allowRestrictedHeaders") == null) {
+            System.setProperty("jdk.httpclient.allowRestrictedHeaders", "host");
+        }
+    }
+
+    private final HttpClient client;
+    private final Duration timeout;
+    private final boolean guardTargets;
+    private final Clock clock;
+
+    private final ExecutorService executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+
+    DeliverySender(Duration timeout, boolean guardTargets, Clock clock) {
+        this.client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(timeout)
+                .executor(executor)
+                .build();
+        this.timeout = timeout;
+        this.guardTargets = guardTargets;
+        this.clock = clock;
+    }
+
+    AttemptOutcome send(String uri, WebhookRequest webhook) {
+        long started = System.nanoTime();
+        HttpRequest request;
+        try {
+            request = request(uri, webhook);
+        } catch (TargetGuard.RefusedTarget e) {
+            return AttemptOutcome.noResponse(elapsedMs(started), "refused: " + e.getMessage());
+        } catch (IllegalArgumentException | URISyntaxException e) {
+            return AttemptOutcome.noResponse(elapsedMs(started), "invalid callback URI: " + e.getMessage());
+        }
+        CompletableFuture<HttpResponse<InputStream>> sending = client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+        CompletableFuture<AttemptOutcome> attempt = sending.thenApply(r -> read(r, started));
+        try {
+            return attempt.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            sending.cancel(true);
+            sending.thenAccept(r -> closeQuietly(r.body()));
+            return AttemptOutcome.noResponse(elapsedMs(started), "timed out after " + timeout.toMillis() + " ms");
+        } catch (InterruptedException e) {
+            sending.cancel(true);
+            Thread.currentThread().interrupt();
+            return AttemptOutcome.noResponse(elapsedMs(started), "interrupted (server stopping)");
+        } catch (ExecutionException e) {
+            return AttemptOutcome.noResponse(elapsedMs(started), describe(e.getCause()));
+        }
+    }
+
+    private HttpRequest request(String uri, WebhookRequest webhook) throws TargetGuard.RefusedTarget, URISyntaxException {
+        URI target = new URI(uri);
+        String scheme = target.getScheme() == null ? "" : target.getScheme().toLowerCase();
+        if (!scheme.equals("http") && !scheme.equals("https")) throw new IllegalArgumentException("scheme must be http or https");
+        HttpRequest.Builder b = HttpRequest.newBuilder().timeout(timeout)
+                .POST(HttpRequest.BodyPublishers.ofString(webhook.body(), StandardCharsets.UTF_8));
+        if (guardTargets) {
+            InetAddress checked = TargetGuard.check(target);
+            if (scheme.equals("http")) {
+                String ip = checked.getHostAddress();
+                if (ip.contains(":")) ip = "[" + ip + "]";
+                URI pinned = new URI("http", target.getRawUserInfo(), ip, target.getPort(), target.getRawPath(), target.getRawQuery(), null);
+                try {
+                    b.header("Host", target.getPort() < 0 ? target.getHost() : target.getHost() + ":" + target.getPort());
+                    target = pinned;
+                } catch (IllegalArgumentException hostRestricted) {
+                    // the HTTP client was initialised before Host was allowed: keep the checked hostname
+                }
+            }
+        }
+        b.uri(target);
+        for (Map.Entry<String, String> h : webhook.headers().entrySet()) b.header(h.getKey(), h.getValue());
+        return b.build();
+    }
+
+    private AttemptOutcome read(HttpResponse<InputStream> response, long started) {
+        String body;
+        try (InputStream in = response.body()) {
+            body = new String(in.readNBytes(BODY_LIMIT), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            body = null;
+        }
+        Duration retryAfter = RetryAfter.parse(response.statusCode(), response.headers().firstValue("Retry-After").orElse(null), clock.instant());
+        String error = response.statusCode() >= 200 && response.statusCode() < 300 ? null : "HTTP " + response.statusCode();
+        return new AttemptOutcome(response.statusCode(), elapsedMs(started), error, body, retryAfter);
+    }
+
+    private static String describe(Throwable t) {
+        if (t instanceof HttpConnectTimeoutException) return "connect timed out";
+        if (t instanceof HttpTimeoutException) return "timed out";
+        if (t instanceof java.net.ConnectException) return "connection refused";
+        String m = t.getMessage();
+        return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
+
+    private static long elapsedMs(long started) {
+        return (System.nanoTime() - started) / 1_000_000;
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // the attempt is already over
+        }
+    }
+
+    @Override
+    public void close() {
+        client.shutdownNow();
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,94 @@
+package dev.ledgerlink.delivery;
+
+import dev.ledgerlink.errors.ServiceException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * The queue's public face: queue a verification request, read a callback's delivery history,
+ * redeliver. Whatever is queued here is durable before the method returns; the engine of this
+ * process is woken at once, other processes find it when they next poll.
+ */
+public final class DeliveryService {
+    private final Jdbi jdbi;
+    private final Clock clock;
+    private volatile Runnable wake = () -> {};
+
+    public DeliveryService(Jdbi jdbi, Clock clock) {
+        this.jdbi = jdbi;
+        this.clock = clock;
+    }
+
+    /** Called by the engine of this process so new work starts without waiting for a poll. */
+    public void onEnqueued(Runnable wake) {
+        this.wake = wake;
+    }
+
+    /** Tells this process's engine that work was just committed. */
+    public void enqueued() {
+        wake.run();
+    }
+
+    /**
+     * Durably queues the verification request of a callback. The code, account and user are read from
+     * the callbacks row when the request is sent, so the latest code (after a resend) is the one used
+     * and no secret is copied here. Returns the delivery id.
+     */
+    public long enqueueVerification(long callbackId) {
+        long id = jdbi.withHandle(h -> h.createUpdate(DeliveryStore.INSERT_VERIFICATION)
+                .bind("callbackId", callbackId).bind("now", DbTime.now(clock))
+                .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one());
+        enqueued();
+        return id;
+    }
+
+    /** A page of one callback's deliveries, newest first, each with its attempts. */
+    public DeliveryPage history(String accountId, long callbackId, int page, int perPage) {
+        if (page < 1) throw ServiceException.invalid("page", "must be 1 or more");
+        if (perPage < 1 || perPage > 100) throw ServiceException.invalid("per_page", "must be between 1 and 100");
+        return jdbi.withHandle(h -> {
+            boolean exists = h.createQuery("select count(*) from callbacks where id = :id and (:accountId is null or account_id = :accountId)")
+                    .bind("id", callbackId).bind("accountId", accountId).mapTo(Integer.class).one() > 0;
+            if (!exists) throw ServiceException.notFound();
+            long total = h.createQuery("select count(*) from deliveries where callback_id = :id")
+                    .bind("id", callbackId).mapTo(Long.class).one();
+            List<DeliveryRecord> rows = h.createQuery(DeliveryHistory.PAGE)
+                    .bind("id", callbackId).bind("limit", perPage).bind("offset", (long) (page - 1) * perPage)
+                    .map(new DeliveryHistory.RecordMapper()).list();
+            Map<Long, List<DeliveryRecord.Attempt>> attempts = new LinkedHashMap<>();
+            if (!rows.isEmpty()) {
+                h.createQuery(DeliveryHistory.ATTEMPTS).bindList("ids", rows.stream().map(DeliveryRecord::id).toList())
+                        .map(new DeliveryHistory.AttemptMapper())
+                        .forEach(a -> attempts.computeIfAbsent(a.deliveryId(), k -> new ArrayList<>()).add(a));
+            }
+            List<DeliveryRecord> withAttempts = rows.stream()
+                    .map(r -> r.withAttempts(attempts.getOrDefault(r.id(), List.of()))).toList();
+            int pages = (int) Math.max(1, (total + perPage - 1) / perPage);
+            return new DeliveryPage(page, pages, perPage, total, withAttempts);
+        });
+    }
+
+    /** Queues a delivery again from its first attempt (same message id, so receivers can de-duplicate). */
+    public DeliveryRecord redeliver(long deliveryId) {
+        int updated = jdbi.withHandle(h -> h.createUpdate("""
+                        update deliveries set state = 'pending', attempts = 0, next_attempt_at = :now, lease_owner = null,
+                               drop_reason = null, finished_at = null
+                        where id = :id and state <> 'pending'""")
+                .bind("id", deliveryId).bind("now", DbTime.now(clock)).execute());
+        DeliveryRecord r = find(deliveryId).orElseThrow(() -> ServiceException.notFound("No delivery " + deliveryId + "."));
+        if (updated == 0 && !"pending".equals(r.state())) throw ServiceException.notFound("No delivery " + deliveryId + ".");
+        enqueued();
+        return r;
+    }
+
+    public java.util.Optional<DeliveryRecord> find(long deliveryId) {
+        return jdbi.withHandle(h -> h.createQuery(DeliveryHistory.ONE).bind("id", deliveryId)
+                .map(new DeliveryHistory.RecordMapper()).findOne());
+    }
+
+    public record DeliveryPage(int page, int pages, int perPage, long total, List<DeliveryRecord> deliveries) {}
+}

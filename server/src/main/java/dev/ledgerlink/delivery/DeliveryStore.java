@@ -1,0 +1,113 @@
+package dev.ledgerlink.delivery;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.StatementContext;
+
+/** The deliveries and delivery_attempts tables, and the two columns of callbacks the engine owns. */
+final class DeliveryStore {
+    private DeliveryStore() {}
+
+    static final String INSERT_VERIFICATION = """
+            insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, created_at)
+            values (:callbackId, null, 'verification', 'pending', 0, :now, :now)""";
+
+    /** Fan-out of one event: a delivery per verified, enabled callback of the account subscribed to the name or its noun. */
+    static final String FAN_OUT = """
+            insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, created_at)
+            select c.id, :eventId, 'event', 'pending', 0, :now, :now
+            from callbacks c
+            where c.account_id = :accountId and c.event_noun = :noun and (c.event = :name or c.event = :noun)
+              and c.verified = true and c.disabled = false""";
+
+    /** PostgreSQL: take due rows nobody else is claiming right now, in one statement. */
+    static final String CLAIM_POSTGRES = """
+            update deliveries set lease_owner = :token, next_attempt_at = :leaseUntil
+            where id in (select id from deliveries
+                         where state = 'pending' and next_attempt_at <= :now and callback_id not in (<busy>)
+                         order by next_attempt_at limit :limit
+                         for update skip locked)""";
+
+    /** H2: candidates first, then one conditional UPDATE per row; only rows still due are taken. */
+    static final String CANDIDATES = """
+            select id from deliveries
+            where state = 'pending' and next_attempt_at <= :now and callback_id not in (<busy>)
+            order by next_attempt_at limit :limit""";
+
+    static final String CLAIM_ONE = """
+            update deliveries set lease_owner = :token, next_attempt_at = :leaseUntil
+            where id = :id and state = 'pending' and next_attempt_at <= :now""";
+
+    static final String LOAD_CLAIMED = """
+            select d.id, d.callback_id, d.kind, d.attempts, d.event_id,
+                   e.name, e.object_id, e.account_id as event_account_id, e.user_id as event_user_id,
+                   c.uri, c.verifier_sealed, c.account_id as callback_account_id, c.user_id as callback_user_id,
+                   c.verified, c.disabled, c.failing_since
+            from deliveries d
+            join callbacks c on c.id = d.callback_id
+            left join events e on e.id = d.event_id
+            where d.lease_owner = :token and d.state = 'pending'""";
+
+    static final String RELEASE = """
+            update deliveries set lease_owner = null, next_attempt_at = :now
+            where id = :id and lease_owner = :token""";
+
+    static final String INSERT_ATTEMPT = """
+            insert into delivery_attempts (delivery_id, attempt, attempted_at, status_code, duration_ms, error, response_body)
+            values (:deliveryId, :attempt, :attemptedAt, :status, :durationMs, :error, :body)""";
+
+    static final String MARK_DELIVERED = """
+            update deliveries set state = 'delivered', attempts = :attempts, lease_owner = null, finished_at = :now
+            where id = :id and lease_owner = :token""";
+
+    static final String SCHEDULE_RETRY = """
+            update deliveries set attempts = :attempts, next_attempt_at = :next, lease_owner = null
+            where id = :id and lease_owner = :token""";
+
+    static final String MARK_DROPPED = """
+            update deliveries set state = 'dropped', attempts = :attempts, drop_reason = :reason, lease_owner = null, finished_at = :now
+            where id = :id and lease_owner = :token""";
+
+    static final String CALLBACK_FAILING = """
+            update callbacks set failing_since = :now, updated_at = :now
+            where id = :id and failing_since is null""";
+
+    static final String CALLBACK_SUCCEEDED = """
+            update callbacks set failing_since = null, updated_at = :now
+            where id = :id and failing_since is not null""";
+
+    /** Disables only if the run of failures is still old enough (a success in between resets failing_since). */
+    static final String DISABLE_CALLBACK = """
+            update callbacks set disabled = true, updated_at = :now
+            where id = :id and disabled = false and failing_since is not null and failing_since <= :cutoff""";
+
+    static final String DROP_PENDING_EVENTS_OF_CALLBACK = """
+            update deliveries set state = 'dropped', drop_reason = :reason, lease_owner = null, finished_at = :now
+            where callback_id = :callbackId and state = 'pending' and kind = 'event'""";
+
+    static final String QUEUE_DEPTH = "select count(*) from deliveries where state = 'pending'";
+
+    static List<ClaimedDelivery> loadClaimed(Handle h, String token) {
+        return h.createQuery(LOAD_CLAIMED).bind("token", token).map(new ClaimedMapper()).list();
+    }
+
+    static final class ClaimedMapper implements RowMapper<ClaimedDelivery> {
+        @Override
+        public ClaimedDelivery map(ResultSet rs, StatementContext ctx) throws SQLException {
+            long eventId = rs.getLong("event_id");
+            Long event = rs.wasNull() ? null : eventId;
+            return new ClaimedDelivery(rs.getLong("id"), rs.getLong("callback_id"), rs.getString("kind"), rs.getInt("attempts"),
+                    event, rs.getString("name"), rs.getLong("object_id"), rs.getString("event_account_id"), rs.getLong("event_user_id"),
+                    rs.getString("uri"), rs.getString("verifier_sealed"), rs.getString("callback_account_id"), rs.getLong("callback_user_id"),
+                    rs.getBoolean("verified"), rs.getBoolean("disabled"), instant(rs, "failing_since", ctx));
+        }
+    }
+
+    static Instant instant(ResultSet rs, String column, StatementContext ctx) throws SQLException {
+        return ctx.findColumnMapperFor(Instant.class).orElseThrow().map(rs, column, ctx);
+    }
+}

@@ -1,0 +1,169 @@
+package dev.ledgerlink.delivery;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes outcomes back in batches, one transaction per batch: the attempt rows, each delivery's new
+ * state (delivered, retry at, dropped), and the callbacks' failure runs (failing_since, disabled).
+ * State changes apply only while the worker still holds the lease; the attempt is recorded anyway.
+ */
+final class ResultRecorder implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ResultRecorder.class);
+    private static final int MAX_BATCH = 500;
+
+    private record Result(ClaimedDelivery delivery, String token, Instant at, AttemptOutcome outcome, String dropReason) {}
+
+    private final Jdbi jdbi;
+    private final Clock clock;
+    private final RetrySchedule schedule;
+    private final DisablePolicy disablePolicy;
+    private final DeliveryMetrics metrics;
+    private final LinkedBlockingQueue<Result> queue = new LinkedBlockingQueue<>();
+    private final Thread writer;
+    private volatile boolean running = true;
+
+    ResultRecorder(Jdbi jdbi, Clock clock, RetrySchedule schedule, DisablePolicy disablePolicy, DeliveryMetrics metrics) {
+        this.jdbi = jdbi;
+        this.clock = clock;
+        this.schedule = schedule;
+        this.disablePolicy = disablePolicy;
+        this.metrics = metrics;
+        this.writer = Thread.ofPlatform().name("delivery-recorder").daemon().start(this::loop);
+    }
+
+    void record(ClaimedDelivery d, String token, Instant at, AttemptOutcome outcome) {
+        queue.add(new Result(d, token, at, outcome, null));
+    }
+
+    /** Gives a delivery up without an attempt (its callback is no longer verified and enabled). */
+    void drop(ClaimedDelivery d, String token, String reason) {
+        queue.add(new Result(d, token, DbTime.now(clock), null, reason));
+    }
+
+    private void loop() {
+        List<Result> batch = new ArrayList<>();
+        while (running || !queue.isEmpty()) {
+            try {
+                Result first = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (first == null) continue;
+                batch.add(first);
+                queue.drainTo(batch, MAX_BATCH - 1);
+                write(batch);
+                batch.clear();
+            } catch (InterruptedException e) {
+                running = false;
+            } catch (RuntimeException e) {
+                // Not recorded: the leases expire and the deliveries are tried again (at least once).
+                LOG.warn("could not record {} delivery results: {}", batch.size(), e.toString());
+                batch.clear();
+            }
+        }
+    }
+
+    private void write(List<Result> batch) {
+        Instant now = DbTime.now(clock);
+        jdbi.useTransaction(h -> {
+            var attempts = h.prepareBatch(DeliveryStore.INSERT_ATTEMPT);
+            var delivered = h.prepareBatch(DeliveryStore.MARK_DELIVERED);
+            var retries = h.prepareBatch(DeliveryStore.SCHEDULE_RETRY);
+            var dropped = h.prepareBatch(DeliveryStore.MARK_DROPPED);
+            Set<Long> succeeded = new LinkedHashSet<>();
+            Set<ClaimedDelivery> failedCallbacks = new LinkedHashSet<>();
+            int nAttempts = 0, nDelivered = 0, nRetries = 0, nDropped = 0;
+            for (Result r : batch) {
+                ClaimedDelivery d = r.delivery();
+                int attemptNo = d.attempts() + 1;
+                if (r.outcome() == null) {
+                    dropped.bind("id", d.id()).bind("token", r.token()).bind("attempts", d.attempts())
+                            .bind("reason", r.dropReason()).bind("now", now).add();
+                    nDropped++;
+                    metrics.dropped.increment();
+                    continue;
+                }
+                AttemptOutcome o = r.outcome();
+                attempts.bind("deliveryId", d.id()).bind("attempt", attemptNo).bind("attemptedAt", r.at())
+                        .bind("status", o.status()).bind("durationMs", o.durationMs())
+                        .bind("error", truncate(o.error(), 500)).bind("body", truncate(o.responseBody(), 1024)).add();
+                nAttempts++;
+                if (o.success()) {
+                    delivered.bind("id", d.id()).bind("token", r.token()).bind("attempts", attemptNo).bind("now", now).add();
+                    nDelivered++;
+                    succeeded.add(d.callbackId());
+                    metrics.delivered.increment();
+                    continue;
+                }
+                metrics.failed.increment();
+                failedCallbacks.add(d);
+                Optional<Duration> delay = schedule.delayAfter(attemptNo, o.retryAfter());
+                if (delay.isPresent()) {
+                    Instant next = now.plus(Jitter.apply(delay.get(), ThreadLocalRandom.current().nextDouble()));
+                    retries.bind("id", d.id()).bind("token", r.token()).bind("attempts", attemptNo).bind("next", next).add();
+                    nRetries++;
+                } else {
+                    dropped.bind("id", d.id()).bind("token", r.token()).bind("attempts", attemptNo)
+                            .bind("reason", "no success after " + attemptNo + " attempts").bind("now", now).add();
+                    nDropped++;
+                    metrics.dropped.increment();
+                }
+            }
+            if (nAttempts > 0) attempts.execute();
+            if (nDelivered > 0) delivered.execute();
+            if (nRetries > 0) retries.execute();
+            if (nDropped > 0) dropped.execute();
+            recordCallbackRuns(h, now, succeeded, failedCallbacks);
+        });
+    }
+
+    /** A success ends a callback's run of failures; a failure starts one or, once long enough, disables it. */
+    private void recordCallbackRuns(Handle h, Instant now, Set<Long> succeeded, Set<ClaimedDelivery> failed) {
+        Set<Long> seen = new LinkedHashSet<>();
+        for (ClaimedDelivery d : failed) {
+            if (succeeded.contains(d.callbackId()) || !seen.add(d.callbackId())) continue;
+            if (d.failingSince() == null) {
+                h.createUpdate(DeliveryStore.CALLBACK_FAILING).bind("id", d.callbackId()).bind("now", now).execute();
+            } else if (disablePolicy.shouldDisable(d.failingSince(), now)) {
+                int disabled = h.createUpdate(DeliveryStore.DISABLE_CALLBACK).bind("id", d.callbackId())
+                        .bind("cutoff", disablePolicy.cutoff(now)).bind("now", now).execute();
+                if (disabled > 0) {
+                    int droppedCount = h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", d.callbackId())
+                            .bind("reason", "callback disabled after failing since " + d.failingSince()).bind("now", now).execute();
+                    metrics.disabled.increment();
+                    metrics.dropped.increment(droppedCount);
+                    LOG.info("callback {} disabled: every attempt failed since {}", d.callbackId(), d.failingSince());
+                }
+            }
+        }
+        for (Long id : succeeded) {
+            h.createUpdate(DeliveryStore.CALLBACK_SUCCEEDED).bind("id", id).bind("now", now).execute();
+        }
+    }
+
+    private static String truncate(String s, int max) {
+        return s == null || s.length() <= max ? s : s.substring(0, max);
+    }
+
+    /** Writes what is still queued, then stops. */
+    @Override
+    public void close() {
+        running = false;
+        try {
+            writer.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.ledgerlink.delivery;
+
+import dev.ledgerlink.signature.FormParams;
+import dev.ledgerlink.signature.ServiceSignature;
+import dev.ledgerlink.signature.StandardWebhooks;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The body and headers of one attempt: the form, its two signatures, the message id. Pure. */
+record WebhookRequest(String body, Map<String, String> headers) {
+    static final String CONTENT_TYPE = "application/x-www-form-urlencoded";
+
+    static WebhookRequest build(ClaimedDelivery d, String code, long timestampSeconds, String userAgent) {
+        FormParams params = d.isVerification()
+                ? FormParams.verification(d.callbackId(), code, d.callbackAccountId(), d.callbackUserId())
+                : FormParams.notification(d.eventName(), d.objectId(), d.eventAccountId(), d.eventUserId());
+        String body = params.formEncoded();
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", CONTENT_TYPE);
+        headers.put("User-Agent", userAgent);
+        headers.put(ServiceSignature.HEADER, ServiceSignature.sign(code, params));
+        headers.put("X-Service-Event-Id", d.messageId());
+        headers.put(StandardWebhooks.ID, d.messageId());
+        headers.put(StandardWebhooks.TIMESTAMP, Long.toString(timestampSeconds));
+        headers.put(StandardWebhooks.SIGNATURE, StandardWebhooks.sign(code, d.messageId(), timestampSeconds, body));
+        return new WebhookRequest(body, headers);
+    }
+}

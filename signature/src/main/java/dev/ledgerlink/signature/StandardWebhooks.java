@@ -1,0 +1,43 @@
+package dev.ledgerlink.signature;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The Standard Webhooks headers (standardwebhooks.com): webhook-id, webhook-timestamp (Unix seconds)
+ * and webhook-signature {@code v1,<base64 HMAC-SHA256 of "id.timestamp.body">}, keyed with the
+ * verification code's UTF-8 bytes. Receivers that check the timestamp get replay protection.
+ */
+public final class StandardWebhooks {
+    public static final String ID = "webhook-id";
+    public static final String TIMESTAMP = "webhook-timestamp";
+    public static final String SIGNATURE = "webhook-signature";
+
+    private StandardWebhooks() {}
+
+    public static String sign(String code, String id, long timestampSeconds, String body) {
+        return "v1," + Hmac.base64(code, id + "." + timestampSeconds + "." + body);
+    }
+
+    /**
+     * For receivers: true when one of the space-separated signatures in {@code header} matches and the
+     * timestamp is within {@code tolerance} of {@code now}. Constant-time comparison.
+     */
+    public static boolean verify(String code, String id, String timestamp, String body, String header,
+                                 Instant now, Duration tolerance) {
+        if (id == null || timestamp == null || body == null || header == null) return false;
+        long ts;
+        try {
+            ts = Long.parseLong(timestamp.trim());
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        if (Math.abs(now.getEpochSecond() - ts) > tolerance.toSeconds()) return false;
+        String expected = sign(code, id, ts, body);
+        boolean ok = false;
+        for (String candidate : header.trim().split(" +")) {
+            ok |= Hmac.equal(expected, candidate);   // no early exit: time does not depend on which matched
+        }
+        return ok;
+    }
+}
