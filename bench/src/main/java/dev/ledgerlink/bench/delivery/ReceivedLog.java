@@ -2,6 +2,8 @@ package dev.ledgerlink.bench.delivery;
 
 import dev.ledgerlink.bench.http.LoopbackReceiver;
 import dev.ledgerlink.bench.load.Latencies;
+import dev.ledgerlink.signature.FormParams;
+import dev.ledgerlink.signature.ServiceSignature;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
@@ -69,19 +71,19 @@ public final class ReceivedLog implements LoopbackReceiver.Handler {
 
     @Override
     public void received(LoopbackReceiver.Request r) {
-        Map<String, String> params = NotificationSignature.parseForm(r.body());
-        if ("callback.verify".equals(params.get("name"))) {
-            verifierFor(Long.parseLong(params.getOrDefault("object_id", "-1"))).complete(params.get("verifier"));
+        FormParams params = FormParams.parse(r.body());
+        if (FormParams.VERIFY_EVENT.equals(params.get("name"))) {
+            verifierFor(Long.parseLong(params.get("object_id"))).complete(params.get("verifier"));
             return;
         }
         String code = codeByPath.get(r.path());
         String signature = r.headers().get("x-service-hmac-sha256");
-        if (code == null || signature == null || !signature.equals(NotificationSignature.sign(code, params))) {
+        if (code == null || signature == null || !ServiceSignature.verify(code, params, signature)) {
             badSignatures.incrementAndGet();
         }
         Long sent;
         try {
-            sent = publishedAt.get(Long.parseLong(params.getOrDefault("object_id", "-1")));
+            sent = publishedAt.get(Long.parseLong(String.valueOf(params.get("object_id"))));
         } catch (NumberFormatException e) {
             sent = null;
         }

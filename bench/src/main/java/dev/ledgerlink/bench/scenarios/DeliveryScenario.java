@@ -4,7 +4,6 @@ import dev.ledgerlink.bench.BenchConfig;
 import dev.ledgerlink.bench.BenchRun;
 import dev.ledgerlink.bench.Scenario;
 import dev.ledgerlink.bench.delivery.DeliveryRig;
-import dev.ledgerlink.bench.delivery.NotificationSignature;
 import dev.ledgerlink.bench.delivery.ReceivedLog;
 import dev.ledgerlink.bench.http.LoopbackReceiver;
 import dev.ledgerlink.bench.load.ClosedLoop;
@@ -13,15 +12,15 @@ import dev.ledgerlink.bench.proc.ServerProcess;
 import dev.ledgerlink.bench.proc.Usage;
 import dev.ledgerlink.bench.report.Figure;
 import dev.ledgerlink.secrets.RandomTokens;
+import dev.ledgerlink.signature.FormParams;
+import dev.ledgerlink.signature.ServiceSignature;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -69,17 +68,13 @@ public final class DeliveryScenario implements Scenario {
             ClosedLoop.Outcome o = ClosedLoop.run(c.bareConcurrency(), c.warmup(), c.window(), c.maxRequests(), w -> () -> {
                 long id = OBJECT_IDS.incrementAndGet();
                 int endpoint = (int) (id % codes.size());
-                Map<String, String> params = new LinkedHashMap<>();
-                params.put("name", "invoice.create");
-                params.put("object_id", Long.toString(id));
-                params.put("account_id", accountId);
-                params.put("user_id", "1");
+                FormParams params = FormParams.notification("invoice.create", id, accountId, 1);
                 log.published(id, System.nanoTime());
                 HttpRequest req = HttpRequest.newBuilder(URI.create(receiver.url("/bare/" + endpoint)))
                         .timeout(Duration.ofSeconds(10))
                         .header("Content-Type", "application/x-www-form-urlencoded")
-                        .header("X-Service-Hmac-SHA256", NotificationSignature.sign(codes.get(endpoint), params))
-                        .POST(HttpRequest.BodyPublishers.ofString(NotificationSignature.formBody(params))).build();
+                        .header(ServiceSignature.HEADER, ServiceSignature.sign(codes.get(endpoint), params))
+                        .POST(HttpRequest.BodyPublishers.ofString(params.formEncoded())).build();
                 return http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode() / 100 == 2;
             });
             Usage.Summary u = usage.stop();
