@@ -66,8 +66,7 @@ public final class BenchRun {
         }
 
         /** Starts the server (profiled later, from {@link #beginProfile}, when --profile is given). */
-        public ServerProcess start(String profileLabel) throws IOException, InterruptedException {
-            this.profileLabel = profileLabel;
+        public ServerProcess start() throws IOException, InterruptedException {
             server = ServerProcess.start(new ServerProcess.Launch(config.serverJar(), List.of()), db, settings,
                     config.outputDir().resolve("logs"));
             return server;
@@ -75,12 +74,29 @@ public final class BenchRun {
 
         /**
          * With --profile: starts a flight recording (CPU samples, monitors, parks; JFR "profile" settings)
-         * in the running server via jcmd, so it covers the loads that follow and not the start-up.
+         * in the running server via jcmd, so it covers the load that follows and not the start-up or the
+         * setup. The recording ends (and is summarised) at {@link #endProfile} or when the server stops.
          */
-        public void beginProfile() throws IOException, InterruptedException {
-            if (!config.profile() || server == null || profileLabel == null) return;
-            jfr = config.outputDir().resolve("profile-" + profileLabel + "-" + label() + ".jfr").toAbsolutePath();
+        public void beginProfile(String phase) throws IOException, InterruptedException {
+            if (!config.profile() || server == null) return;
+            endProfile();
+            jfr = config.outputDir().resolve("profile-" + phase + "-" + label() + ".jfr").toAbsolutePath();
+            profileLabel = phase;
             jcmd("JFR.start", "name=bench", "settings=profile", "filename=" + jfr);
+        }
+
+        /** Ends the current recording, if any, and adds its summary to the run's profiles. */
+        public void endProfile() {
+            if (jfr == null || server == null) return;
+            try {
+                jcmd("JFR.stop", "name=bench");
+                String summary = JfrSummary.describe(jfr, 12);
+                profiles.add("== profile " + profileLabel + " on " + label() + " (" + jfr.getFileName() + ")\n" + summary);
+                System.out.println(profiles.getLast());
+            } catch (IOException | InterruptedException e) {
+                profiles.add("== profile " + profileLabel + " on " + label() + ": " + e.getMessage());
+            }
+            jfr = null;
         }
 
         private void jcmd(String... args) throws IOException, InterruptedException {
@@ -99,23 +115,9 @@ public final class BenchRun {
         /** Stops the server (dumping its profile, when recorded) and keeps the database for a restart. */
         public void stopServer() {
             if (server == null) return;
-            boolean recorded = false;
-            if (jfr != null) {
-                try {
-                    jcmd("JFR.stop", "name=bench");
-                    recorded = true;
-                } catch (IOException | InterruptedException e) {
-                    profiles.add("== profile " + profileLabel + " on " + label() + ": " + e.getMessage());
-                }
-            }
+            endProfile();
             server.close();
             server = null;
-            if (recorded) {
-                String summary = JfrSummary.describe(jfr, 12);
-                profiles.add("== profile " + profileLabel + " on " + label() + " (" + jfr.getFileName() + ")\n" + summary);
-                System.out.println(profiles.getLast());
-            }
-            jfr = null;
         }
 
         @Override

@@ -22,6 +22,7 @@ public final class JfrSummary {
     public static String describe(Path jfr, int top) {
         Map<String, Integer> topFrames = new HashMap<>();
         Map<String, Integer> ourFrames = new HashMap<>();
+        Map<String, Integer> layers = new HashMap<>();
         Map<String, Long> monitorNanos = new HashMap<>();
         Map<String, Long> parkNanos = new HashMap<>();
         int samples = 0;
@@ -35,6 +36,7 @@ public final class JfrSummary {
                         samples++;
                         List<RecordedFrame> frames = st.getFrames();
                         topFrames.merge(name(frames.getFirst()), 1, Integer::sum);
+                        layers.merge(layer(frames), 1, Integer::sum);
                         String ours = frames.stream().map(JfrSummary::name).filter(n -> n.startsWith("dev.ledgerlink"))
                                 .findFirst().orElse("(no ledgerlink frame: " + bucket(frames) + ")");
                         ourFrames.merge(ours, 1, Integer::sum);
@@ -49,6 +51,8 @@ public final class JfrSummary {
         }
         StringBuilder sb = new StringBuilder();
         sb.append("CPU samples: ").append(samples).append('\n');
+        sb.append("CPU by layer (library of the sampled frame; JDBC driver and database engine frames win):\n");
+        appendTop(sb, layers, samples, 10);
         sb.append("hottest methods (self):\n");
         appendTop(sb, topFrames, samples, top);
         sb.append("CPU by first ledgerlink frame (or library bucket):\n");
@@ -62,6 +66,26 @@ public final class JfrSummary {
 
     private static String name(RecordedFrame f) {
         return f.getMethod().getType().getName() + "." + f.getMethod().getName();
+    }
+
+    /** Where a sample's CPU went, by the library the running code belongs to. */
+    private static String layer(List<RecordedFrame> frames) {
+        for (RecordedFrame f : frames) {
+            String n = name(f);
+            if (n.startsWith("org.h2.")) return "H2 engine (in-process database)";
+            if (n.startsWith("org.postgresql.")) return "PostgreSQL JDBC driver";
+            if (n.startsWith("com.zaxxer.hikari.")) return "HikariCP pool";
+        }
+        String top = name(frames.getFirst());
+        if (top.startsWith("org.jdbi.")) return "JDBI";
+        if (top.startsWith("com.fasterxml.jackson.")) return "Jackson JSON";
+        if (top.startsWith("org.eclipse.jetty.") || top.startsWith("io.javalin.") || top.startsWith("jakarta.servlet")) return "Jetty/Javalin HTTP";
+        if (top.startsWith("sun.security.") || top.startsWith("javax.crypto.") || top.startsWith("com.sun.crypto.")) return "JDK crypto (SHA-256, HMAC, SecureRandom)";
+        if (top.startsWith("sun.nio.") || top.startsWith("java.net.") || top.startsWith("sun.net.")) return "JDK sockets";
+        if (top.startsWith("io.micrometer.")) return "Micrometer metrics";
+        if (top.startsWith("dev.ledgerlink.")) return "ledgerlink code";
+        if (top.startsWith("java.") || top.startsWith("jdk.") || top.startsWith("sun.")) return "JDK (collections, strings, threads)";
+        return "other: " + top.substring(0, Math.min(top.length(), 40));
     }
 
     private static String bucket(List<RecordedFrame> frames) {

@@ -91,7 +91,7 @@ public final class DeliveryScenario implements Scenario {
     private List<Figure> engine(BenchConfig c, BenchRun.Stage stage, DeliveryRig rig, double bare) throws Exception {
         String db = stage.label();
         List<Figure> out = new ArrayList<>();
-        ServerProcess server = stage.start("delivery");
+        ServerProcess server = stage.start();
         String missing = rig.connect(server);
         if (missing != null) {
             out.add(Figure.notMeasured(name(), "deliveries per second (" + c.callbacks() + " callbacks)", db, "/s", ">= 5,000", missing));
@@ -100,7 +100,6 @@ public final class DeliveryScenario implements Scenario {
             return out;
         }
         for (int i = 0; i < c.callbacks(); i++) rig.register("invoice", "/hook/" + i);
-        stage.beginProfile();
 
         // Idle: one event at a time, a gap between, each fanned out to every callback.
         rig.log.phase("idle");
@@ -119,6 +118,7 @@ public final class DeliveryScenario implements Scenario {
         // Loaded: a closed loop of publishers, then the queue is drained (bounded) and timed to the last receive.
         rig.log.phase("load");
         ReceivedLog.Group load = rig.log.group("load:hook");
+        stage.beginProfile("delivery-load");
         Usage usage = Usage.start(server.pid(), stage.postgres());
         long start = System.nanoTime();
         ClosedLoop.Outcome published = ClosedLoop.run(c.publishers(), Duration.ZERO, c.window(), c.maxEvents(), w -> {
@@ -131,6 +131,7 @@ public final class DeliveryScenario implements Scenario {
         long expected = published.ok() * c.callbacks();
         boolean drained = awaitCount(load, expected, Duration.ofSeconds(c.quick() ? 10 : 60));
         Usage.Summary u = usage.stop();
+        stage.endProfile();
         double seconds = (load.lastNanos() - start) / 1e9;
         double rate = load.count() / Math.max(seconds, 1e-9);
         String note = String.format("%d events x %d callbacks in %.1f s (%s); %s; bad signatures %d",

@@ -36,7 +36,7 @@ public final class IsolationScenario implements Scenario {
 
     private List<Figure> runOn(BenchConfig c, BenchRun.Stage stage, DeliveryRig rig) throws Exception {
         String db = stage.label();
-        ServerProcess server = stage.start("isolation");
+        ServerProcess server = stage.start();
         String missing = rig.connect(server);
         if (missing != null) {
             return List.of(Figure.notMeasured(name(), "healthy p99 with half hanging / all healthy", db, "x", "<= 1.5", missing));
@@ -45,10 +45,11 @@ public final class IsolationScenario implements Scenario {
         for (int i = 0; i < 2 * n; i++) rig.register("client", "/hook/" + i);
         for (int i = 0; i < n; i++) rig.register("project", "/hook/" + (2 * n + i));
         for (int i = 0; i < n; i++) rig.register("project", "/hang/" + i);
-        stage.beginProfile();
 
         Result healthy = phase(c, rig, server, stage, "allhealthy", "client.create", 2L * n);
+        stage.beginProfile("isolation-halfhanging");
         Result half = phase(c, rig, server, stage, "halfhanging", "project.create", n);
+        stage.endProfile();
         List<Figure> out = new ArrayList<>();
         out.add(Figure.measured(name(), "healthy p99, all " + 2 * n + " endpoints healthy", db, healthy.group.p(0.99), "ms", null,
                 healthy.describe(c)));

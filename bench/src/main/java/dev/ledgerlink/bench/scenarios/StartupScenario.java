@@ -28,12 +28,12 @@ public final class StartupScenario implements Scenario {
             double idleRss = 0;
             for (int i = 0; i < run.config().startups(); i++) {
                 try (BenchRun.Stage stage = run.stage(kind)) {
-                    ServerProcess s = stage.start(null);
+                    ServerProcess s = stage.start();
                     cold.add(s.startToReadyMs());
                     if (!run.config().quick()) {
                         // quick mode skips the restart to keep the test suite short
                         stage.stopServer();
-                        s = stage.start(null);
+                        s = stage.start();
                         warm.add(s.startToReadyMs());
                     }
                     Thread.sleep(500);

@@ -63,7 +63,7 @@ public final class TokenEndpointScenario implements Scenario {
                 refreshTokens.add(s.tokens().issue(user.id(), created.application().id(), java.util.Set.of("user:profile:read")).refreshToken());
             }
         });
-        ServerProcess server = stage.start("token");
+        ServerProcess server = stage.start();
         long pid = server.pid();
 
         Map<Integer, Double> healthzRate = new java.util.HashMap<>();
@@ -80,7 +80,6 @@ public final class TokenEndpointScenario implements Scenario {
         }
 
         String missing = tokenEndpointMissing(server.port());
-        stage.beginProfile(); // covers the grants (what the profile is for), not the healthz baseline
         if (missing != null) {
             for (int conc : c.tokenConcurrency()) {
                 out.add(Figure.notMeasured(name(), "refresh grants c" + conc + " per second", db, "/s", conc == 64 ? ">= 4,200" : null, missing));
@@ -90,6 +89,7 @@ public final class TokenEndpointScenario implements Scenario {
         }
 
         for (int conc : c.tokenConcurrency()) {
+            stage.beginProfile("refresh-c" + conc);
             Loads.Measured m = Loads.measure(c, pid, stage.postgres(), conc, i -> {
                 Http1Connection http = new Http1Connection("127.0.0.1", server.port());
                 TokenCalls.Client client = clients.get(i);
@@ -102,6 +102,7 @@ public final class TokenEndpointScenario implements Scenario {
                     public void close() { http.close(); }
                 };
             });
+            stage.endProfile();
             out.addAll(withRatio(Loads.figures(name(), "refresh grants", db, conc, m, conc == 64 ? ">= 4,200" : null,
                     conc == 64 ? "<= 30" : null), m.outcome().perSecond(), healthzRate.get(conc)));
         }
@@ -124,6 +125,7 @@ public final class TokenEndpointScenario implements Scenario {
                 }
             }
             BenchConfig exchangeBounds = c.withWarmup(java.time.Duration.ZERO);
+            stage.beginProfile("exchange-c" + conc);
             Loads.Measured m = Loads.measure(exchangeBounds, pid, stage.postgres(), conc, (long) conc * c.codesPerWorker(), i -> {
                 Http1Connection http = new Http1Connection("127.0.0.1", server.port());
                 TokenCalls.Client client = clients.get(i);
@@ -138,6 +140,7 @@ public final class TokenEndpointScenario implements Scenario {
                     public void close() { http.close(); }
                 };
             });
+            stage.endProfile();
             out.addAll(withRatio(Loads.figures(name(), "authorization_code exchanges", db, conc, m, null, null),
                     m.outcome().perSecond(), healthzRate.get(conc)));
         }
