@@ -9,6 +9,7 @@ import dev.ledgerlink.delivery.DeliveryService;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.OAuthServer;
 import dev.ledgerlink.oauth.TokenService;
+import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.secrets.SecretKeys;
 import dev.ledgerlink.store.Database;
@@ -27,7 +28,8 @@ public record Services(
         TokenService tokens,
         OAuthServer oauth,
         SecretBox secretBox,
-        DeliveryService deliveries) {
+        DeliveryService deliveries,
+        EventPublisher events) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
@@ -35,6 +37,7 @@ public record Services(
         var users = new UserService(jdbi, clock);
         var applications = new ApplicationService(jdbi, clock, devMode);
         var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL));
+        var deliveries = new DeliveryService(jdbi, clock);
         return new Services(settings, clock, database, metrics,
                 users,
                 new AccountService(jdbi, clock),
@@ -42,7 +45,8 @@ public record Services(
                 tokens,
                 OAuthServer.create(settings, clock, jdbi, tokens, users, applications),
                 SecretKeys.load(settings),
-                new DeliveryService(jdbi, clock));
+                deliveries,
+                new EventPublisher(jdbi, clock, deliveries));
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

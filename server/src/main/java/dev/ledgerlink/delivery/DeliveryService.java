@@ -46,6 +46,15 @@ public final class DeliveryService {
         return id;
     }
 
+    /**
+     * Fan-out of a just-stored event, inside the publisher's transaction: one delivery per verified,
+     * enabled callback of the account subscribed to the name or its noun, in one INSERT ... SELECT.
+     */
+    public int fanOut(org.jdbi.v3.core.Handle h, long eventId, String accountId, String name, java.time.Instant now) {
+        return h.createUpdate(DeliveryStore.FAN_OUT).bind("eventId", eventId).bind("accountId", accountId)
+                .bind("name", name).bind("noun", dev.ledgerlink.events.EventCatalog.nounOf(name)).bind("now", now).execute();
+    }
+
     /** A page of one callback's deliveries, newest first, each with its attempts. */
     public DeliveryPage history(String accountId, long callbackId, int page, int perPage) {
         if (page < 1) throw ServiceException.invalid("page", "must be 1 or more");

@@ -33,5 +33,9 @@ final class Routes {
         r.post("/auth/oauth/revoke", tokens::revoke);
         r.exception(dev.ledgerlink.oauth.OAuthError.class, TokenHandlers::renderError);
         r.get("/.well-known/oauth-authorization-server", new DiscoveryHandler(s.settings())::metadata);
+
+        // Event publishing for internal services (operator key, not OAuth).
+        var events = new EventHandlers(s.events(), dev.ledgerlink.events.OperatorKey.forServer(s.settings()));
+        r.post("/internal/v1/events", events::publish);
     }
 }

@@ -73,7 +73,7 @@ final class Receiver implements AutoCloseable {
 
     /** Waits (up to 60 s) until at least {@code n} requests matching {@code which} arrived. */
     List<Request> await(int n, Predicate<Request> which) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
             List<Request> matching = requests.stream().filter(which).toList();
             if (matching.size() >= n) return matching;

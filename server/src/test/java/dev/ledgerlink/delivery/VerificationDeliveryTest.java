@@ -18,8 +18,7 @@ class VerificationDeliveryTest {
 
             server.services().deliveries().enqueueVerification(id);
 
-            Receiver.Request r;
-            try { r = receiver.await(1).getFirst(); } catch (AssertionError e) { throw new AssertionError(server.services().deliveries().history(null, id, 1, 10).toString(), e); }
+            Receiver.Request r = receiver.await(1).getFirst();
             assertEquals("name=callback.verify&object_id=" + id + "&verifier=code-one&account_id=" + f.account.accountId()
                     + "&user_id=" + f.user.id(), r.body());
             assertEquals("application/x-www-form-urlencoded", r.header("Content-Type"));

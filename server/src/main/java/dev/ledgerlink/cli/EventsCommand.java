@@ -1,0 +1,47 @@
+package dev.ledgerlink.cli;
+
+import dev.ledgerlink.Services;
+import dev.ledgerlink.events.Event;
+import dev.ledgerlink.events.EventPublisher;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "events", mixinStandardHelpOptions = true, description = "Publish events (the same operation as POST /internal/v1/events).",
+        subcommands = {EventsCommand.Publish.class})
+final class EventsCommand {
+
+    @Command(name = "publish", mixinStandardHelpOptions = true,
+            description = "Store an event and queue its deliveries; a running server sends them within a second.")
+    static final class Publish extends ServiceCommand {
+        @Option(names = "--account", required = true, description = "Account id, e.g. 6BApk.")
+        String account;
+
+        @Option(names = "--name", required = true, description = "Event, noun.verb, e.g. invoice.create.")
+        String name;
+
+        @Option(names = "--object-id", required = true)
+        long objectId;
+
+        @Option(names = "--user-id", required = true)
+        long userId;
+
+        @Option(names = "--idempotency-key", description = "Publishing again with the same key is a no-op returning the same event.")
+        String idempotencyKey;
+
+        @Override
+        void run(Services s) {
+            Event e = s.events().publish(new EventPublisher.Request(name, account, objectId, userId, idempotencyKey));
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", e.id());
+            m.put("name", e.name());
+            m.put("account_id", e.accountId());
+            m.put("object_id", e.objectId());
+            m.put("user_id", e.userId());
+            m.put("created_at", e.createdAt().toString());
+            m.put("deliveries", e.deliveries());
+            print(Map.of("event", m), "event " + e.id() + " " + e.name() + " stored; " + e.deliveries() + " deliveries queued");
+        }
+    }
+}

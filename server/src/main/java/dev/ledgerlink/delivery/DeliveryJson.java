@@ -1,0 +1,50 @@
+package dev.ledgerlink.delivery;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The JSON shape of a delivery and its attempts, shared by the history route and the CLI. */
+public final class DeliveryJson {
+    private DeliveryJson() {}
+
+    public static Map<String, Object> of(DeliveryRecord d) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", d.id());
+        m.put("message_id", "msg_" + d.id());
+        m.put("callbackid", d.callbackId());
+        m.put("event_id", d.eventId());
+        m.put("kind", d.kind());
+        m.put("name", d.name());
+        m.put("state", d.state());
+        m.put("attempt_count", d.attemptCount());
+        m.put("next_attempt_at", "pending".equals(d.state()) ? String.valueOf(d.nextAttemptAt()) : null);
+        m.put("drop_reason", d.dropReason());
+        m.put("created_at", String.valueOf(d.createdAt()));
+        m.put("finished_at", d.finishedAt() == null ? null : d.finishedAt().toString());
+        m.put("attempts", d.attempts().stream().map(DeliveryJson::attempt).toList());
+        return m;
+    }
+
+    static Map<String, Object> attempt(DeliveryRecord.Attempt a) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("attempt", a.attempt());
+        m.put("attempted_at", a.attemptedAt().toString());
+        m.put("status_code", a.statusCode());
+        m.put("duration_ms", a.durationMs());
+        m.put("error", a.error());
+        m.put("response_body", a.responseBody());
+        return m;
+    }
+
+    public static Map<String, Object> page(DeliveryService.DeliveryPage p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("page", p.page());
+        m.put("pages", p.pages());
+        m.put("per_page", p.perPage());
+        m.put("total", p.total());
+        List<Map<String, Object>> list = p.deliveries().stream().map(DeliveryJson::of).toList();
+        m.put("deliveries", list);
+        return m;
+    }
+}
