@@ -42,7 +42,7 @@ public record BenchConfig(
 
     public static BenchConfig quick(List<BenchDatabase.Kind> dbs, Path jar, Path out, boolean profile) {
         return new BenchConfig(true, dbs, jar, out, profile,
-                Duration.ofMillis(200), Duration.ofSeconds(1), List.of(2, 4), 5_000, 10,
+                Duration.ofMillis(100), Duration.ofSeconds(1), List.of(4), 5_000, 10,
                 2, 2, 200, 5, Duration.ofMillis(20), 10, Duration.ofSeconds(2), 4, 1);
     }
 
