@@ -3,6 +3,8 @@ package dev.ledgerlink;
 import dev.ledgerlink.accounts.AccountService;
 import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.accounts.UserService;
+import dev.ledgerlink.callbacks.CallbackService;
+import dev.ledgerlink.callbacks.CallbackUriRule;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.DeliveryService;
@@ -29,7 +31,8 @@ public record Services(
         OAuthServer oauth,
         SecretBox secretBox,
         DeliveryService deliveries,
-        EventPublisher events) {
+        EventPublisher events,
+        CallbackService callbacks) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
@@ -37,16 +40,19 @@ public record Services(
         var users = new UserService(jdbi, clock);
         var applications = new ApplicationService(jdbi, clock, devMode);
         var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL));
+        var accounts = new AccountService(jdbi, clock);
+        var secretBox = SecretKeys.load(settings);
         var deliveries = new DeliveryService(jdbi, clock);
         return new Services(settings, clock, database, metrics,
                 users,
-                new AccountService(jdbi, clock),
+                accounts,
                 applications,
                 tokens,
                 OAuthServer.create(settings, clock, jdbi, tokens, users, applications),
-                SecretKeys.load(settings),
+                secretBox,
                 deliveries,
-                new EventPublisher(jdbi, clock, deliveries));
+                new EventPublisher(jdbi, clock, deliveries),
+                new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification));
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

@@ -54,7 +54,7 @@ public final class CallbackService {
         Transition t = CallbackStateMachine.apply(null, Trigger.REGISTER);
         String code = RandomTokens.urlSafe(CODE_BYTES);
         long id = jdbi.withExtension(CallbackStore.class, s -> s.insert(accountId, principal.applicationId(), principal.userId(),
-                event, EventCatalog.nounOf(event), uri, secretBox.seal(code), Hashes.sha256Hex(code), clock.instant()));
+                event, EventCatalog.nounOf(event), uri, secretBox.seal(code), Hashes.sha256Hex(code), now()));
         LOG.info("callback {} registered for {} in account {}", id, event, accountId);
         if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.enqueue(id);
         return load(principal, accountId, id);
@@ -88,7 +88,7 @@ public final class CallbackService {
     public Callback verify(TokenPrincipal principal, String accountId, long id, String verifier) {
         access.requireMember(principal, accountId);
         CallbackAccess.requireScopeFor(principal, load(principal, accountId, id).event());
-        Instant now = clock.instant();
+        Instant now = now();
         String hash = Hashes.sha256Hex(verifier);
         VerifyResult result = jdbi.inTransaction(h -> {
             CallbackStore s = h.attach(CallbackStore.class);
@@ -139,7 +139,7 @@ public final class CallbackService {
             reissue(c, CallbackStateMachine.apply(c.state(), Trigger.CHANGE_URI), newEvent, newUri);
         } else if (!newEvent.equals(c.event())) {
             CallbackStateMachine.apply(c.state(), Trigger.CHANGE_EVENT);
-            jdbi.useExtension(CallbackStore.class, s -> s.changeEvent(id, newEvent, EventCatalog.nounOf(newEvent), clock.instant()));
+            jdbi.useExtension(CallbackStore.class, s -> s.changeEvent(id, newEvent, EventCatalog.nounOf(newEvent), now()));
         }
         return load(principal, accountId, id);
     }
@@ -159,8 +159,13 @@ public final class CallbackService {
         if (!t.has(Effect.ISSUE_NEW_CODE)) throw new IllegalStateException("a reissue must issue a new code");
         String code = RandomTokens.urlSafe(CODE_BYTES);
         jdbi.useExtension(CallbackStore.class, s -> s.reissue(c.id(), event, EventCatalog.nounOf(event), uri,
-                secretBox.seal(code), Hashes.sha256Hex(code), clock.instant()));
+                secretBox.seal(code), Hashes.sha256Hex(code), now()));
         if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.enqueue(c.id());
+    }
+
+    /** Whole microseconds: what both databases store, so an instant reads back exactly (H2 rounds, PostgreSQL truncates). */
+    private Instant now() {
+        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
     }
 
     private Callback load(TokenPrincipal principal, String accountId, long id) {

@@ -34,6 +34,15 @@ final class Routes {
         r.exception(dev.ledgerlink.oauth.OAuthError.class, TokenHandlers::renderError);
         r.get("/.well-known/oauth-authorization-server", new DiscoveryHandler(s.settings())::metadata);
 
+        // Callbacks (interface.md "Callbacks"; decisions.md "Callbacks").
+        var callbacks = new CallbackHandlers(s.callbacks(), bearer);
+        String cb = "/events/account/{account_id}/events/callbacks";
+        r.post(cb, callbacks::register);
+        r.get(cb, callbacks::list);
+        r.get(cb + "/{callback_id}", callbacks::get);
+        r.put(cb + "/{callback_id}", callbacks::put);
+        r.delete(cb + "/{callback_id}", callbacks::delete);
+
         // Event publishing for internal services (operator key, not OAuth).
         var events = new EventHandlers(s.events(), dev.ledgerlink.events.OperatorKey.forServer(s.settings()));
         r.post("/internal/v1/events", events::publish);
