@@ -69,6 +69,8 @@ public final class BenchRun {
         public ServerProcess start() throws IOException, InterruptedException {
             server = ServerProcess.start(new ServerProcess.Launch(config.serverJar(), List.of()), db, settings,
                     config.outputDir().resolve("logs"));
+            System.out.printf("bench: server pid %d on %s ready in %.0f ms (log %s)%n", server.pid(), label(),
+                    server.startToReadyMs(), server.log());
             return server;
         }
 
@@ -116,7 +118,9 @@ public final class BenchRun {
         public void stopServer() {
             if (server == null) return;
             endProfile();
+            long t0 = System.nanoTime();
             server.close();
+            System.out.printf("bench: server stopped in %.0f ms%n", (System.nanoTime() - t0) / 1e6);
             server = null;
         }
 
