@@ -58,7 +58,8 @@ public final class BenchMain implements Callable<Integer> {
         report.printTable(System.out);
         Path json = out.resolve("results.json");
         report.writeJson(json);
-        System.out.println("\nwrote " + json.toAbsolutePath());
+        report.writeMarkdown(out.resolve("results.md"));
+        System.out.println("\nwrote " + json.toAbsolutePath() + " and results.md");
         return 0;
     }
 
@@ -85,6 +86,9 @@ public final class BenchMain implements Callable<Integer> {
         }
         report.fact("run_seconds", (System.nanoTime() - t0) / 1e9);
         report.fact("profiles", run.profiles());
+        if (!run.profiles().isEmpty()) {
+            Files.writeString(config.outputDir().resolve("profiles.txt"), String.join("\n", run.profiles()));
+        }
         return report;
     }
 }

@@ -67,8 +67,13 @@ public final class BenchRun {
 
         /** Starts the server (profiled later, from {@link #beginProfile}, when --profile is given). */
         public ServerProcess start() throws IOException, InterruptedException {
+            return start(true);
+        }
+
+        /** dev false: as in production (no demo data on an empty database, https-only URIs). */
+        public ServerProcess start(boolean dev) throws IOException, InterruptedException {
             server = ServerProcess.start(new ServerProcess.Launch(config.serverJar(), List.of()), db, settings,
-                    config.outputDir().resolve("logs"));
+                    config.outputDir().resolve("logs"), dev);
             System.out.printf("bench: server pid %d on %s ready in %.0f ms (log %s)%n", server.pid(), label(),
                     server.startToReadyMs(), server.log());
             return server;

@@ -15,6 +15,7 @@ final class MachineFacts {
     static void record(Report r, BenchConfig c) {
         r.fact("started_at", Instant.now().toString());
         r.fact("mode", c.quick() ? "quick" : "full");
+        r.fact("build", System.getenv().getOrDefault("LEDGERLINK_BENCH_BUILD", "unknown"));
         r.fact("cores", Runtime.getRuntime().availableProcessors());
         r.fact("cpu_model", cpuModel());
         r.fact("memory_total", memTotal());

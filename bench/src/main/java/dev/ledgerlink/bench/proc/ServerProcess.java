@@ -2,8 +2,6 @@ package dev.ledgerlink.bench.proc;
 
 import dev.ledgerlink.bench.http.Http1Connection;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,12 +10,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The server under test in its own JVM: {@code java -jar server/target/ledgerlink.jar serve} (or the
  * same main class from this process's classpath, in the quick test), on a free loopback port, with
  * the JVM options of the ./ledgerlink launcher. Start-to-ready is the time from spawning the process
- * to the first 200 of GET /readyz.
+ * to the first 200 of GET /readyz (on the port the server announces in its ready line).
  */
 public final class ServerProcess implements AutoCloseable {
     /** The ./ledgerlink launcher's default JVM options; LEDGERLINK_JAVA_OPTS overrides both. */
@@ -56,12 +56,19 @@ public final class ServerProcess implements AutoCloseable {
         this.log = log;
     }
 
-    /** Starts `serve --dev` over the database with the given settings and waits until /readyz answers 200. */
-    public static ServerProcess start(Launch launch, BenchDatabase db, Map<String, String> settings, Path logDir)
+    /**
+     * Starts `serve --dev --port 0` over the database with the given settings and waits until /readyz
+     * answers 200. The port is read from the server's own ready line: a port chosen here and handed over
+     * could be taken by another process in between (other test servers share this machine), and then
+     * another server would answer the readiness probe.
+     */
+    public static ServerProcess start(Launch launch, BenchDatabase db, Map<String, String> settings, Path logDir, boolean dev)
             throws IOException, InterruptedException {
-        int port = freePort();
         List<String> cmd = new ArrayList<>(launch.command());
-        cmd.addAll(List.of("serve", "--dev", "--host", "127.0.0.1", "--port", Integer.toString(port), "--db", db.url()));
+        cmd.add("serve");
+        // --dev allows the receiver's http://127.0.0.1 callback URIs; the footprint starts run as in production
+        if (dev) cmd.add("--dev");
+        cmd.addAll(List.of("--host", "127.0.0.1", "--port", "0", "--db", db.url()));
         if (!db.user().isEmpty()) cmd.addAll(List.of("--set", "db.user=" + db.user()));
         settings.forEach((k, v) -> cmd.addAll(List.of("--set", k + "=" + v)));
         Files.createDirectories(logDir);
@@ -75,7 +82,8 @@ public final class ServerProcess implements AutoCloseable {
             if (!p.isAlive()) {
                 throw new IllegalStateException("server exited with " + p.exitValue() + " before ready; log " + log + ":\n" + tail(log));
             }
-            if (ready(port)) {
+            int port = announcedPort(log);
+            if (port > 0 && ready(port)) {
                 double ms = (System.nanoTime() - t0) / 1e6;
                 return new ServerProcess(p, port, ms, log);
             }
@@ -93,10 +101,12 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+    private static final Pattern READY_LINE = Pattern.compile("ledgerlink ready on http://127\\.0\\.0\\.1:(\\d+)");
+
+    /** The port of the server's "ledgerlink ready on http://127.0.0.1:PORT" line, or 0 before it is logged. */
+    private static int announcedPort(Path log) throws IOException {
+        Matcher m = READY_LINE.matcher(Files.readString(log));
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
     }
 
     private static String tail(Path log) {

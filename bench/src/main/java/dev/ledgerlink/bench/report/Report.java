@@ -47,6 +47,29 @@ public final class Report {
         return String.format("%.2f", v);
     }
 
+    /** The same table as Markdown (docs/BENCHMARKS.md quotes it), machine facts first. */
+    public void writeMarkdown(Path file) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| fact | value |\n|---|---|\n");
+        facts.forEach((k, v) -> {
+            if (!k.equals("profiles")) sb.append("| ").append(k).append(" | ").append(cell(String.valueOf(v))).append(" |\n");
+        });
+        sb.append("\n| scenario | metric | db | value | unit | target | note |\n|---|---|---|---:|---|---|---|\n");
+        for (Figure f : figures()) {
+            sb.append("| ").append(f.scenario()).append(" | ").append(cell(f.metric())).append(" | ").append(f.db()).append(" | ")
+                    .append(f.isMeasured() ? format(f.value()) : "not measured").append(" | ").append(f.unit()).append(" | ")
+                    .append(f.target() == null ? "" : cell(f.target())).append(" | ").append(f.note() == null ? "" : cell(f.note()))
+                    .append(" |\n");
+        }
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) Files.createDirectories(parent);
+        Files.writeString(file, sb.toString());
+    }
+
+    private static String cell(String s) {
+        return s.replace("|", "\\|").replace("\n", " ");
+    }
+
     public void writeJson(Path file) throws IOException {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("machine", facts);

@@ -11,7 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Footprint at rest: start-to-ready (spawn `serve` to the first 200 of /readyz) on an empty database,
+ * Footprint at rest: start-to-ready (spawn `serve`, production mode, to the first 200 of /readyz) on an empty database,
  * where Flyway creates the schema, and on a restart over the existing schema; resident memory when
  * ready and idle. Resident memory under load is reported by each load scenario beside its figures.
  */
@@ -28,12 +28,12 @@ public final class StartupScenario implements Scenario {
             double idleRss = 0;
             for (int i = 0; i < run.config().startups(); i++) {
                 try (BenchRun.Stage stage = run.stage(kind)) {
-                    ServerProcess s = stage.start();
+                    ServerProcess s = stage.start(false);
                     cold.add(s.startToReadyMs());
                     if (!run.config().quick()) {
                         // quick mode skips the restart to keep the test suite short
                         stage.stopServer();
-                        s = stage.start();
+                        s = stage.start(false);
                         warm.add(s.startToReadyMs());
                     }
                     Thread.sleep(500);
