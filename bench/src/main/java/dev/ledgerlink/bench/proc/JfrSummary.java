@@ -68,24 +68,35 @@ public final class JfrSummary {
         return f.getMethod().getType().getName() + "." + f.getMethod().getName();
     }
 
-    /** Where a sample's CPU went, by the library the running code belongs to. */
+    /**
+     * Where a sample's CPU went, by the library the running code belongs to: database frames anywhere
+     * on the stack win (the work is done for the database); otherwise the first frame, from the top,
+     * that is not plain JDK code (collections, reflection, locks) names the library that called it.
+     */
     private static String layer(List<RecordedFrame> frames) {
         for (RecordedFrame f : frames) {
             String n = name(f);
             if (n.startsWith("org.h2.")) return "H2 engine (in-process database)";
             if (n.startsWith("org.postgresql.")) return "PostgreSQL JDBC driver";
-            if (n.startsWith("com.zaxxer.hikari.")) return "HikariCP pool";
         }
-        String top = name(frames.getFirst());
-        if (top.startsWith("org.jdbi.")) return "JDBI";
-        if (top.startsWith("com.fasterxml.jackson.")) return "Jackson JSON";
-        if (top.startsWith("org.eclipse.jetty.") || top.startsWith("io.javalin.") || top.startsWith("jakarta.servlet")) return "Jetty/Javalin HTTP";
-        if (top.startsWith("sun.security.") || top.startsWith("javax.crypto.") || top.startsWith("com.sun.crypto.")) return "JDK crypto (SHA-256, HMAC, SecureRandom)";
-        if (top.startsWith("sun.nio.") || top.startsWith("java.net.") || top.startsWith("sun.net.")) return "JDK sockets";
-        if (top.startsWith("io.micrometer.")) return "Micrometer metrics";
-        if (top.startsWith("dev.ledgerlink.")) return "ledgerlink code";
-        if (top.startsWith("java.") || top.startsWith("jdk.") || top.startsWith("sun.")) return "JDK (collections, strings, threads)";
-        return "other: " + top.substring(0, Math.min(top.length(), 40));
+        for (RecordedFrame f : frames) {
+            String n = name(f);
+            if (n.startsWith("sun.security.") || n.startsWith("javax.crypto.") || n.startsWith("com.sun.crypto.")) return "JDK crypto (SHA-256, HMAC, SecureRandom)";
+            if (n.startsWith("jdk.internal.net.http.") || n.startsWith("java.net.http.")) return "JDK HttpClient (delivery sender)";
+            if (n.startsWith("sun.nio.") || n.startsWith("java.net.") || n.startsWith("sun.net.")) return "JDK sockets";
+            if (n.startsWith("java.") || n.startsWith("jdk.") || n.startsWith("sun.") || n.startsWith("kotlin.")) continue;
+            if (n.startsWith("org.jdbi.") || n.startsWith("io.leangen.geantyref.")) return "JDBI (statement setup, mapping, extension attach)";
+            if (n.startsWith("com.fasterxml.jackson.")) return "Jackson JSON";
+            if (n.startsWith("org.eclipse.jetty.") || n.startsWith("io.javalin.") || n.startsWith("jakarta.servlet")) return "Jetty/Javalin HTTP";
+            if (n.startsWith("com.zaxxer.hikari.")) return "HikariCP pool";
+            if (n.startsWith("io.micrometer.")) return "Micrometer metrics";
+            if (n.startsWith("ch.qos.logback.") || n.startsWith("org.slf4j.")) return "logging";
+            if (n.startsWith("gg.jte.")) return "JTE templates";
+            if (n.startsWith("com.password4j.")) return "password hashing (Argon2)";
+            if (n.startsWith("dev.ledgerlink.")) return "ledgerlink code";
+            return "other: " + n.substring(0, Math.min(n.length(), 40));
+        }
+        return "JDK only (no library frame: GC-free JDK work, virtual thread scheduling)";
     }
 
     private static String bucket(List<RecordedFrame> frames) {

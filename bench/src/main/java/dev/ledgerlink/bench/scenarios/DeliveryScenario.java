@@ -43,7 +43,12 @@ public final class DeliveryScenario implements Scenario {
         double bare = bareLoop(c, out);
         for (BenchDatabase.Kind kind : c.databases()) {
             try (BenchRun.Stage stage = run.stage(kind); DeliveryRig rig = DeliveryRig.prepare(stage)) {
-                out.addAll(engine(c, stage, rig, bare));
+                try {
+                    out.addAll(engine(c, stage, rig, bare));
+                } catch (Exception e) {
+                    e.printStackTrace();
+                    out.add(Figure.notMeasured(name(), "(scenario failed)", kind.label(), "", null, e.toString()));
+                }
             }
         }
         return out;

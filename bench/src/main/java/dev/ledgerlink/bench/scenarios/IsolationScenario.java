@@ -28,7 +28,12 @@ public final class IsolationScenario implements Scenario {
         List<Figure> out = new ArrayList<>();
         for (BenchDatabase.Kind kind : run.config().databases()) {
             try (BenchRun.Stage stage = run.stage(kind); DeliveryRig rig = DeliveryRig.prepare(stage)) {
-                out.addAll(runOn(run.config(), stage, rig));
+                try {
+                    out.addAll(runOn(run.config(), stage, rig));
+                } catch (Exception e) {
+                    e.printStackTrace();
+                    out.add(Figure.notMeasured(name(), "(scenario failed)", kind.label(), "", null, e.toString()));
+                }
             }
         }
         return out;

@@ -37,7 +37,12 @@ public final class TokenEndpointScenario implements Scenario {
         List<Figure> out = new ArrayList<>();
         for (BenchDatabase.Kind kind : run.config().databases()) {
             try (BenchRun.Stage stage = run.stage(kind)) {
-                out.addAll(runOn(run.config(), stage));
+                try {
+                    out.addAll(runOn(run.config(), stage));
+                } catch (Exception e) {
+                    e.printStackTrace();
+                    out.add(Figure.notMeasured(name(), "(scenario failed)", kind.label(), "", null, e.toString()));
+                }
             }
         }
         return out;
