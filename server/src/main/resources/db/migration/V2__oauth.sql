@@ -15,9 +15,9 @@ create table oauth_grants (
 );
 create index oauth_grants_code on oauth_grants (code_id);
 
--- The single refresh-token slot of a (user, application): every issue of a token pair updates this
--- row first, so issues for the same pair are serialised by its row lock (one live refresh token,
--- on every node sharing the database).
+-- The refresh-token slot of a (user, application): every new authorization updates this row first,
+-- so new authorizations of one pair are serialised by its row lock on every node sharing the
+-- database (refreshes need no lock: see oauth.TokenService).
 create table oauth_token_slots (
     user_id          bigint not null references users (id),
     application_id   bigint not null references applications (id),
@@ -90,6 +90,7 @@ create table oauth_login_sessions (
     expires_at       timestamp with time zone not null,
     constraint oauth_login_sessions_hash_unique unique (session_hash)
 );
+create index oauth_login_sessions_expiry on oauth_login_sessions (expires_at);   -- clean-up of expired sessions
 
 -- Failed logins, counted per account and per address over the throttle window.
 create table oauth_login_failures (
@@ -98,3 +99,4 @@ create table oauth_login_failures (
     failed_at        timestamp with time zone not null
 );
 create index oauth_login_failures_key on oauth_login_failures (throttle_key, failed_at);
+create index oauth_login_failures_age on oauth_login_failures (failed_at);        -- clean-up of old failures

@@ -90,10 +90,10 @@ public final class ApplicationService {
     /** The application these credentials belong to, or empty; constant-time on the secret. */
     public Optional<Application> authenticate(String clientId, String clientSecret) {
         if (clientId == null || clientSecret == null || clientId.length() > 64 || clientSecret.length() > 512) return Optional.empty();
-        Optional<String> storedHash = jdbi.withExtension(ApplicationStore.class, s -> s.secretHash(clientId));
-        if (storedHash.isEmpty() || !Hashes.constantTimeEquals(storedHash.get(), Hashes.sha256Hex(clientSecret))) {
-            return Optional.empty();
-        }
-        return findByClientId(clientId);
+        // One query on the token endpoint's hot path; the hash is computed even for an unknown client.
+        String presented = Hashes.sha256Hex(clientSecret);
+        Optional<ApplicationStore.WithSecretHash> stored = jdbi.withExtension(ApplicationStore.class, s -> s.findWithSecretHash(clientId));
+        if (stored.isEmpty() || !Hashes.constantTimeEquals(stored.get().secretHash(), presented)) return Optional.empty();
+        return Optional.of(stored.get().application());
     }
 }

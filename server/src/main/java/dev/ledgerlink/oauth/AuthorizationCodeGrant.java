@@ -7,13 +7,12 @@ import dev.ledgerlink.accounts.Application;
 import dev.ledgerlink.accounts.Scopes;
 import dev.ledgerlink.secrets.Hashes;
 import java.time.Instant;
-import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
 
 /**
  * grant_type=authorization_code (RFC 6749 §4.1.3, RFC 7636 §4.6), for a client already authenticated.
- * Guard clauses in the order the RFC checks them, each naming the rule that refused; then one
- * transaction uses the code (exactly one winner) and mints the pair. A second use of a code fails
+ * One transaction: the guard clauses in the order the RFC checks them, each naming the rule that
+ * refused; then the code is used (a conditional UPDATE: exactly one winner) and the pair minted. A second use of a code fails
  * and revokes what the first use issued (RFC 6749 §4.1.2).
  */
 public final class AuthorizationCodeGrant {
@@ -30,28 +29,40 @@ public final class AuthorizationCodeGrant {
         if (redirectUri == null || redirectUri.isEmpty()) throw invalidRequest("redirect_uri is required: the one the authorization request used");
         if (code.length() > TokenService.MAX_TOKEN_LENGTH) throw invalidGrant("authorization code is unknown");
 
-        AuthorizationCodeRow row = jdbi.withExtension(AuthorizationCodeStore.class, s -> s.find(Hashes.sha256Hex(code)))
-                .orElseThrow(() -> invalidGrant("authorization code is unknown"));
-        if (row.applicationId() != client.id()) throw invalidGrant("authorization code was issued to another client");
-        if (row.usedAt() != null) throw reused(row);
-        if (!tokens.now().isBefore(row.expiresAt())) throw invalidGrant("code expired at " + row.expiresAt() + " (codes live 10 minutes)");
-        if (!row.redirectUri().equals(redirectUri)) throw invalidGrant("redirect_uri differs from the authorization request");
-        if (row.codeChallenge() == null && codeVerifier != null) {
-            throw invalidGrant("code_verifier was sent but the authorization request carried no code_challenge");
+        // One transaction: read, the guard clauses (a refusal writes nothing), use, mint.
+        try {
+            return TokenResponse.of(jdbi.inTransaction(h -> {
+                AuthorizationCodeRow row = h.attach(AuthorizationCodeStore.class).find(Hashes.sha256Hex(code))
+                        .orElseThrow(() -> invalidGrant("authorization code is unknown"));
+                if (row.applicationId() != client.id()) throw invalidGrant("authorization code was issued to another client");
+                if (row.usedAt() != null) throw new Reused(row);
+                if (!tokens.now().isBefore(row.expiresAt())) throw invalidGrant("code expired at " + row.expiresAt() + " (codes live 10 minutes)");
+                if (!row.redirectUri().equals(redirectUri)) throw invalidGrant("redirect_uri differs from the authorization request");
+                if (row.codeChallenge() == null && codeVerifier != null) {
+                    throw invalidGrant("code_verifier was sent but the authorization request carried no code_challenge");
+                }
+                if (row.codeChallenge() != null && (codeVerifier == null || codeVerifier.isEmpty())) {
+                    throw invalidGrant("code_verifier is required: the authorization request carried a code_challenge");
+                }
+                if (row.codeChallenge() != null && !Pkce.verifies(codeVerifier, row.codeChallenge(), row.codeChallengeMethod())) {
+                    throw invalidGrant("code_verifier does not match the code_challenge (" + row.codeChallengeMethod() + ")");
+                }
+                if (h.attach(AuthorizationCodeStore.class).use(row.id(), tokens.now()) != 1) throw new Reused(row);
+                return tokens.issueForNewGrant(h, row.userId(), row.applicationId(), Scopes.parse(row.scopes()), row.id());
+            }));
+        } catch (Reused r) {
+            throw reused(r.row);
         }
-        if (row.codeChallenge() != null && (codeVerifier == null || codeVerifier.isEmpty())) {
-            throw invalidGrant("code_verifier is required: the authorization request carried a code_challenge");
-        }
-        if (row.codeChallenge() != null && !Pkce.verifies(codeVerifier, row.codeChallenge(), row.codeChallengeMethod())) {
-            throw invalidGrant("code_verifier does not match the code_challenge (" + row.codeChallengeMethod() + ")");
-        }
+    }
 
-        Optional<TokenPair> pair = jdbi.inTransaction(h -> {
-            if (h.attach(AuthorizationCodeStore.class).use(row.id(), tokens.now()) != 1) return Optional.<TokenPair>empty();
-            return Optional.of(tokens.issueForNewGrant(h, row.userId(), row.applicationId(), Scopes.parse(row.scopes()), row.id()));
-        });
-        if (pair.isEmpty()) throw reused(row);
-        return TokenResponse.of(pair.get());
+    /** Leaves the reading transaction (rolled back: it wrote nothing) so the reuse rule can act in its own. */
+    private static final class Reused extends RuntimeException {
+        final AuthorizationCodeRow row;
+
+        Reused(AuthorizationCodeRow row) {
+            super(null, null, false, false);
+            this.row = row;
+        }
     }
 
     /** The code was used before (or by a racing request just now): end what that use issued. */

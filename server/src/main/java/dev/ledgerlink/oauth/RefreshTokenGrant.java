@@ -18,8 +18,8 @@ import org.jdbi.v3.core.Jdbi;
  * is taken as stolen, so the whole grant (its live refresh token and its access tokens) is revoked.
  * Within the window it is taken for a client's own retry race and only refused.
  *
- * <p>One read, then one transaction: lock the pair's slot, use the token with a conditional UPDATE
- * (exactly one of any number of racing requests sees a row count of 1), insert the successor pair.
+ * <p>One transaction of four statements: read the token, use it with a conditional UPDATE (exactly
+ * one of any number of racing requests sees a row count of 1), insert the successor pair.
  */
 public final class RefreshTokenGrant {
     private final Jdbi jdbi;
@@ -33,26 +33,44 @@ public final class RefreshTokenGrant {
     }
 
     public TokenResponse exchange(Application client, String refreshToken) {
+        try {
+            return use(client, refreshToken);
+        } catch (Replayed r) {
+            throw replayed(r.token);
+        }
+    }
+
+    private TokenResponse use(Application client, String refreshToken) {
         if (refreshToken == null || refreshToken.isEmpty()) throw invalidRequest("refresh_token is required for grant_type refresh_token");
         if (refreshToken.length() > TokenService.MAX_TOKEN_LENGTH) throw invalidGrant("refresh token is unknown");
 
-        RefreshTokenRow token = jdbi.withExtension(TokenStore.class, s -> s.refreshToken(Hashes.sha256Hex(refreshToken)))
-                .orElseThrow(() -> invalidGrant("refresh token is unknown"));
-        if (token.applicationId() != client.id()) throw invalidGrant("refresh token was issued to another client");
-        if (token.revokedAt() != null) throw invalidGrant("refresh token was revoked at " + token.revokedAt());
-        if (token.usedAt() != null) throw replayed(token);
-        if (token.supersededAt() != null) {
-            throw invalidGrant("refresh token was superseded at " + token.supersededAt()
-                    + ": a newer authorization issued another one (only the latest is live)");
-        }
+        // One transaction: read, the guard clauses (a refusal writes nothing), use, mint.
+        Optional<TokenPair> pair = jdbi.inTransaction(h -> {
+            RefreshTokenRow token = h.attach(TokenStore.class).refreshToken(Hashes.sha256Hex(refreshToken))
+                    .orElseThrow(() -> invalidGrant("refresh token is unknown"));
+            if (token.applicationId() != client.id()) throw invalidGrant("refresh token was issued to another client");
+            if (token.revokedAt() != null) throw invalidGrant("refresh token was revoked at " + token.revokedAt());
+            if (token.usedAt() != null) throw new Replayed(token);
+            if (token.supersededAt() != null) {
+                throw invalidGrant("refresh token was superseded at " + token.supersededAt()
+                        + ": a newer authorization issued another one (only the latest is live)");
+            }
+            return tokens.issueForRefresh(h, token);
+        });
+        if (pair.isPresent()) return TokenResponse.of(pair.get());
+        // Another request used it between our read and our update: describe what it is now.
+        RefreshTokenRow now = jdbi.withExtension(TokenStore.class, s -> s.refreshToken(Hashes.sha256Hex(refreshToken))).orElseThrow();
+        throw now.usedAt() != null ? replayed(now) : invalidGrant("refresh token is no longer live");
+    }
 
-        Optional<TokenPair> pair = jdbi.inTransaction(h -> tokens.issueForRefresh(h, token));
-        if (pair.isEmpty()) {
-            // Another request used it between our read and our update: describe what it is now.
-            RefreshTokenRow now = jdbi.withExtension(TokenStore.class, s -> s.refreshToken(token.id())).orElse(token);
-            throw now.usedAt() != null ? replayed(now) : invalidGrant("refresh token is no longer live");
+    /** Leaves the reading transaction (which wrote nothing) so the replay rule can act in its own. */
+    private static final class Replayed extends RuntimeException {
+        final RefreshTokenRow token;
+
+        Replayed(RefreshTokenRow token) {
+            super(null, null, false, false);
+            this.token = token;
         }
-        return TokenResponse.of(pair.get());
     }
 
     /** A used token again: inside the window a retry race (refused), after it a theft (the grant ends). */

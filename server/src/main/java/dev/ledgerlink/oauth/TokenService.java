@@ -17,8 +17,9 @@ import org.jdbi.v3.core.Jdbi;
  * {@link #issueForNewGrant} and {@link #issueForRefresh}) and the bearer verification path.
  *
  * <p>Tokens are 256 random bits, stored only as SHA-256. Only one refresh token per (user,
- * application) is live: every issue first takes that pair's slot row lock, so two issues for the same
- * pair never interleave, on any node sharing the database.
+ * application) is live: a new authorization takes that pair's slot row lock (new authorizations of
+ * one pair never interleave) and supersedes the live token; a refresh replaces the live token with a
+ * conditional UPDATE of its row, which a concurrent supersede waits for (see issueForNewGrant).
  */
 public final class TokenService implements AccessTokenVerifier {
     /** Longer strings are not ours; refuse them before hashing. */
@@ -55,6 +56,10 @@ public final class TokenService implements AccessTokenVerifier {
         store.lockSlot(userId, applicationId, now);
         store.supersedeLiveRefreshTokens(userId, applicationId, now);
         long grantId = store.insertGrant(userId, applicationId, codeId, scopeString, now);
+        // A refresh racing with us either blocked the supersede above on its token's row lock (and has
+        // committed its successor by now) or will fail its conditional update: a second pass ends
+        // such a successor, so one refresh token stays live without refreshes taking the slot lock.
+        store.supersedeLiveRefreshTokens(userId, applicationId, now);
         return mint(store, grantId, userId, applicationId, scopeString, now);
     }
 
@@ -65,7 +70,6 @@ public final class TokenService implements AccessTokenVerifier {
     Optional<TokenPair> issueForRefresh(Handle h, RefreshTokenRow used) {
         TokenStore store = h.attach(TokenStore.class);
         Instant now = now();
-        store.lockSlot(used.userId(), used.applicationId(), now);
         if (store.useRefreshToken(used.id(), now) != 1) return Optional.empty();
         return Optional.of(mint(store, used.grantId(), used.userId(), used.applicationId(), used.scopes(), now));
     }

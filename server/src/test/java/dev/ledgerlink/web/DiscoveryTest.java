@@ -1,0 +1,50 @@
+package dev.ledgerlink.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.testing.TestServer;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DiscoveryTest {
+
+    @Test
+    void metadataNamesEveryEndpointAndWhatIsSupported() {
+        try (TestServer server = TestServer.start()) {
+            var r = server.http.get("/.well-known/oauth-authorization-server");
+            assertEquals(200, r.status());
+            JsonNode m = r.json();
+            String base = server.baseUrl();
+            assertEquals(base, m.get("issuer").asText());
+            assertEquals(base + "/oauth/authorize", m.get("authorization_endpoint").asText());
+            assertEquals(base + "/auth/oauth/token", m.get("token_endpoint").asText());
+            assertEquals(base + "/auth/oauth/revoke", m.get("revocation_endpoint").asText());
+            assertEquals(List.of("code"), strings(m.get("response_types_supported")));
+            assertEquals(List.of("authorization_code", "refresh_token"), strings(m.get("grant_types_supported")));
+            assertEquals(List.of("S256", "plain"), strings(m.get("code_challenge_methods_supported")));
+            assertEquals(List.of("client_secret_basic", "client_secret_post"), strings(m.get("token_endpoint_auth_methods_supported")));
+            assertTrue(strings(m.get("scopes_supported")).contains("user:profile:read"));
+        }
+    }
+
+    @Test
+    void configuredAddressesAreUsed() {
+        try (TestServer server = TestServer.start(s -> s.set(Setting.BASE_URL, "https://api.example.com/")
+                .set(Setting.AUTH_URL, "https://my.example.com"))) {
+            JsonNode m = server.http.get("http://127.0.0.1:" + server.server.port() + "/.well-known/oauth-authorization-server").json();
+            assertEquals("https://api.example.com", m.get("issuer").asText());
+            assertEquals("https://my.example.com/oauth/authorize", m.get("authorization_endpoint").asText());
+            assertEquals("https://api.example.com/auth/oauth/token", m.get("token_endpoint").asText());
+        }
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+}
