@@ -38,9 +38,9 @@ public record Services(
         boolean devMode = settings.flag(Setting.DEV);
         var jdbi = database.jdbi();
         var users = new UserService(jdbi, clock);
+        var accounts = new AccountService(jdbi, clock);
         var applications = new ApplicationService(jdbi, clock, devMode);
         var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL));
-        var accounts = new AccountService(jdbi, clock);
         var secretBox = SecretKeys.load(settings);
         var deliveries = new DeliveryService(jdbi, clock);
         return new Services(settings, clock, database, metrics,

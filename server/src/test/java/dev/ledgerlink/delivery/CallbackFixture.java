@@ -15,13 +15,13 @@ import java.util.UUID;
  * contract of V3__callbacks.sql (the code sealed with the server's SecretBox), as the callbacks
  * package would.
  */
-final class CallbackFixture {
-    final Services services;
-    final Account account;
-    final User user;
-    final Application app;
+public final class CallbackFixture {
+    public final Services services;
+    public final Account account;
+    public final User user;
+    public final Application app;
 
-    CallbackFixture(Services services) {
+    public CallbackFixture(Services services) {
         this.services = services;
         this.account = services.accounts().create("Fixture Books", "UTC");
         this.user = services.users().create("u" + UUID.randomUUID().toString().substring(0, 8) + "@example.com",
@@ -30,7 +30,7 @@ final class CallbackFixture {
         this.app = services.applications().create("Fixture App", List.of("https://app.example.com/cb"), List.of("user:invoices:read")).application();
     }
 
-    long callback(String event, String uri, String code, boolean verified) {
+    public long callback(String event, String uri, String code, boolean verified) {
         Instant now = services.clock().instant();
         return services.database().jdbi().withHandle(h -> h.createUpdate("""
                         insert into callbacks (account_id, application_id, user_id, event, event_noun, uri, verified, disabled,
@@ -43,7 +43,7 @@ final class CallbackFixture {
     }
 
     /** What the callbacks package does on resend: new code, unverified, enabled, failure run reset. */
-    void resend(long callbackId, String newCode) {
+    public void resend(long callbackId, String newCode) {
         services.database().jdbi().useHandle(h -> h.createUpdate("""
                         update callbacks set verifier_sealed = :sealed, verifier_hash = :hash, verified = false,
                                disabled = false, failing_since = null, updated_at = :now where id = :id""")
@@ -52,12 +52,12 @@ final class CallbackFixture {
         services.deliveries().enqueueVerification(callbackId);
     }
 
-    void setVerified(long callbackId, boolean verified) {
+    public void setVerified(long callbackId, boolean verified) {
         services.database().jdbi().useHandle(h -> h.createUpdate("update callbacks set verified = :v where id = :id")
                 .bind("v", verified).bind("id", callbackId).execute());
     }
 
-    boolean disabled(long callbackId) {
+    public boolean disabled(long callbackId) {
         return services.database().jdbi().withHandle(h -> h.createQuery("select disabled from callbacks where id = :id")
                 .bind("id", callbackId).mapTo(Boolean.class).one());
     }

@@ -14,9 +14,9 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /** A real webhook receiver on loopback: records every request and answers as the test says. */
-final class Receiver implements AutoCloseable {
-    record Request(String body, Map<String, List<String>> headers) {
-        String header(String name) {
+public final class Receiver implements AutoCloseable {
+    public record Request(String body, Map<String, List<String>> headers) {
+        public String header(String name) {
             for (var e : headers.entrySet()) {
                 if (e.getKey().equalsIgnoreCase(name)) return e.getValue().getFirst();
             }
@@ -25,17 +25,17 @@ final class Receiver implements AutoCloseable {
     }
 
     /** How to answer: a status code, optional headers, and an optional delay before answering. */
-    record Answer(int status, Map<String, String> headers, Duration delay) {
-        static Answer of(int status) {
+    public record Answer(int status, Map<String, String> headers, Duration delay) {
+        public static Answer of(int status) {
             return new Answer(status, Map.of(), Duration.ZERO);
         }
     }
 
-    final List<Request> requests = new CopyOnWriteArrayList<>();
+    public final List<Request> requests = new CopyOnWriteArrayList<>();
     private final HttpServer server;
     private volatile Function<Request, Answer> answer = r -> Answer.of(200);
 
-    Receiver() {
+    public Receiver() {
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 512);
         } catch (IOException e) {
@@ -63,16 +63,16 @@ final class Receiver implements AutoCloseable {
         server.start();
     }
 
-    void answer(Function<Request, Answer> answer) {
+    public void answer(Function<Request, Answer> answer) {
         this.answer = answer;
     }
 
-    String uri() {
+    public String uri() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/hook";
     }
 
     /** Waits (up to 60 s) until at least {@code n} requests matching {@code which} arrived. */
-    List<Request> await(int n, Predicate<Request> which) {
+    public List<Request> await(int n, Predicate<Request> which) {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
             List<Request> matching = requests.stream().filter(which).toList();
@@ -86,7 +86,7 @@ final class Receiver implements AutoCloseable {
         throw new AssertionError("expected " + n + " requests, got " + requests.stream().filter(which).count() + ": " + requests);
     }
 
-    List<Request> await(int n) {
+    public List<Request> await(int n) {
         return await(n, r -> true);
     }
 

@@ -1,0 +1,133 @@
+package dev.ledgerlink.delivery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ledgerlink.LedgerlinkServer;
+import dev.ledgerlink.Services;
+import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.events.EventPublisher;
+import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.testing.TestDatabases;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real server processes on one shared database: a SIGKILL in the middle of the work loses nothing,
+ * and two servers sharing a queue send each message once. On the H2 run the database is an H2 file
+ * opened by every process (AUTO_SERVER); on the PostgreSQL run, one schema.
+ */
+class CrashAndSharingTest {
+    private static final String[] FAST = {"delivery.lease=PT3S", "delivery.poll-interval=PT0.1S",
+            "delivery.retry-schedule=PT0.5S,PT0.5S,PT1S,PT1S,PT2S,PT2S,PT5S,PT5S"};
+
+    @TempDir
+    Path dir;
+
+    private record Setup(Services services, CallbackFixture fixture, TestDatabases.TestDb db, String key) implements AutoCloseable {
+        @Override
+        public void close() {
+            services.database().close();
+        }
+    }
+
+    private Setup setup() {
+        TestDatabases.TestDb db = TestDatabases.freshShared(dir);
+        String key = SecretBox.newKeyBase64();
+        Settings settings = Settings.builder().set(Setting.DB_URL, db.url()).set(Setting.DB_USER, db.user())
+                .set(Setting.DB_POOL_SIZE, "4").set(Setting.SECRETS_KEY, key).build();
+        Services s = Services.create(settings, Clock.systemUTC(), LedgerlinkServer.openDatabase(settings, null),
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        return new Setup(s, new CallbackFixture(s), db, key);
+    }
+
+    /** Counts every message id the receiver was sent. */
+    private static Function<Receiver.Request, Receiver.Answer> counting(Map<String, AtomicInteger> seen) {
+        return r -> {
+            seen.computeIfAbsent(r.header("X-Service-Event-Id"), k -> new AtomicInteger()).incrementAndGet();
+            return Receiver.Answer.of(200);
+        };
+    }
+
+    private static void publish(Setup s, int events) {
+        for (int i = 1; i <= events; i++) {
+            s.services().events().publish(new EventPublisher.Request("invoice.create", s.fixture().account.accountId(), (long) i, s.fixture().user.id(), null));
+        }
+    }
+
+    private static long count(Setup s, String state) {
+        return s.services().database().jdbi().withHandle(h -> h.createQuery("select count(*) from deliveries where state = :s")
+                .bind("s", state).mapTo(Long.class).one());
+    }
+
+    @Test
+    void aServerKilledWithSigkillMidQueueLosesNoEventAfterRestart() throws Exception {
+        Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+        try (Setup s = setup(); Receiver a = new Receiver(); Receiver b = new Receiver()) {
+            a.answer(counting(seen));
+            b.answer(r -> {
+                try {
+                    Thread.sleep(20);   // slower, so attempts are in flight when the kill lands
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return counting(seen).apply(r);
+            });
+            s.fixture().callback("invoice", a.uri(), "code-a", true);
+            s.fixture().callback("invoice.create", b.uri(), "code-b", true);
+            int events = 1500;
+            publish(s, events);   // 3,000 deliveries queued
+            Path log = dir.resolve("server.log");
+
+            try (ServerProcess first = ServerProcess.start(s.db(), s.key(), log, FAST)) {
+                Deliveries.await("the first server has sent some", () -> seen.size() >= 300);
+                first.kill();
+            }
+            int beforeRestart = seen.size();
+            assertTrue(beforeRestart < 2 * events, "killed before finishing: " + beforeRestart);
+
+            try (ServerProcess ignored = ServerProcess.start(s.db(), s.key(), log, FAST)) {
+                Deliveries.await("every delivery made (" + seen.size() + " of " + 2 * events + ", log " + log + ")",
+                        () -> seen.size() == 2 * events && count(s, "delivered") == 2L * events);
+            }
+            assertEquals(0, count(s, "pending"));
+            assertEquals(0, count(s, "dropped"));
+        }
+    }
+
+    @Test
+    void twoServersOnOneDatabaseSendEachMessageOnce() throws Exception {
+        Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+        try (Setup s = setup(); Receiver a = new Receiver(); Receiver b = new Receiver()) {
+            a.answer(counting(seen));
+            b.answer(counting(seen));
+            s.fixture().callback("invoice", a.uri(), "code-a", true);
+            s.fixture().callback("invoice", b.uri(), "code-b", true);
+            Path log = dir.resolve("servers.log");
+            // Long leases: without a crash, no takeover may happen, so any duplicate is a double claim.
+            String[] settings = {"delivery.lease=PT5M", "delivery.poll-interval=PT0.05S"};
+            try (ServerProcess one = ServerProcess.start(s.db(), s.key(), log, settings);
+                 ServerProcess two = ServerProcess.start(s.db(), s.key(), log, settings)) {
+                int events = 1000;
+                publish(s, events);
+                Deliveries.await("all delivered (" + seen.size() + ")", () -> count(s, "delivered") == 2L * events);
+                assertEquals(2 * events, seen.size());
+                var duplicated = seen.entrySet().stream().filter(e -> e.getValue().get() > 1).map(Map.Entry::getKey).toList();
+                assertEquals(java.util.List.of(), duplicated, "sent more than once");
+                long attempts = s.services().database().jdbi().withHandle(h -> h.createQuery("select count(*) from delivery_attempts").mapTo(Long.class).one());
+                assertEquals(2L * events, attempts);
+            }
+        }
+    }
+}
