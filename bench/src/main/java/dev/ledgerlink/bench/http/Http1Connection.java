@@ -1,7 +1,6 @@
 package dev.ledgerlink.bench.http;
 
 import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -123,6 +122,4 @@ public final class Http1Connection implements AutoCloseable {
         if (b.length != n) throw new IOException("connection closed inside a body");
         return b;
     }
-
-    static ByteArrayOutputStream buffer() { return new ByteArrayOutputStream(); }
 }
