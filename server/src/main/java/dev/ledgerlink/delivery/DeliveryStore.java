@@ -38,9 +38,14 @@ final class DeliveryStore {
             where state = 'pending' and next_attempt_at <= :now and callback_id not in (<busy>)
             order by next_attempt_at limit :limit""";
 
+    /**
+     * The re-check is written as one expression on purpose: given plain {@code state = ...} and
+     * {@code next_attempt_at <= ...}, H2 picks the deliveries_due index over the primary key and
+     * scans every due row for each single-row update.
+     */
     static final String CLAIM_ONE = """
             update deliveries set lease_owner = :token, next_attempt_at = :leaseUntil
-            where id = :id and state = 'pending' and next_attempt_at <= :now""";
+            where id = :id and (case when state = 'pending' and next_attempt_at <= :now then 1 else 0 end) = 1""";
 
     static final String LOAD_CLAIMED = """
             select d.id, d.callback_id, d.kind, d.attempts, d.event_id,
@@ -52,25 +57,28 @@ final class DeliveryStore {
             left join events e on e.id = d.event_id
             where d.lease_owner = :token and d.state = 'pending'""";
 
+    // State changes below apply only while the worker still holds the lease. The lease test is an
+    // expression (coalesce) so H2 keeps using the primary key rather than the lease_owner index.
     static final String RELEASE = """
             update deliveries set lease_owner = null, next_attempt_at = :now
-            where id = :id and lease_owner = :token""";
+            where id = :id and coalesce(lease_owner, '') = :token""";
 
+    /** Skips the row when the delivery is gone meanwhile (its callback was deleted). */
     static final String INSERT_ATTEMPT = """
             insert into delivery_attempts (delivery_id, attempt, attempted_at, status_code, duration_ms, error, response_body)
-            values (:deliveryId, :attempt, :attemptedAt, :status, :durationMs, :error, :body)""";
+            select id, :attempt, :attemptedAt, :status, :durationMs, :error, :body from deliveries where id = :deliveryId""";
 
     static final String MARK_DELIVERED = """
             update deliveries set state = 'delivered', attempts = :attempts, lease_owner = null, finished_at = :now
-            where id = :id and lease_owner = :token""";
+            where id = :id and coalesce(lease_owner, '') = :token""";
 
     static final String SCHEDULE_RETRY = """
             update deliveries set attempts = :attempts, next_attempt_at = :next, lease_owner = null
-            where id = :id and lease_owner = :token""";
+            where id = :id and coalesce(lease_owner, '') = :token""";
 
     static final String MARK_DROPPED = """
             update deliveries set state = 'dropped', attempts = :attempts, drop_reason = :reason, lease_owner = null, finished_at = :now
-            where id = :id and lease_owner = :token""";
+            where id = :id and coalesce(lease_owner, '') = :token""";
 
     static final String CALLBACK_FAILING = """
             update callbacks set failing_since = :now, updated_at = :now

@@ -62,15 +62,25 @@ final class ResultRecorder implements AutoCloseable {
                 if (first == null) continue;
                 batch.add(first);
                 queue.drainTo(batch, MAX_BATCH - 1);
-                write(batch);
+                writeOrSplit(batch);
                 batch.clear();
             } catch (InterruptedException e) {
                 running = false;
-            } catch (RuntimeException e) {
-                // Not recorded: the leases expire and the deliveries are tried again (at least once).
-                LOG.warn("could not record {} delivery results: {}", batch.size(), e.toString());
-                batch.clear();
             }
+        }
+    }
+
+    /** One transaction per batch; if it fails, each result alone, so one bad row cannot lose the others. */
+    private void writeOrSplit(List<Result> batch) {
+        try {
+            write(batch);
+        } catch (RuntimeException e) {
+            if (batch.size() == 1) {
+                // Not recorded: the lease expires and the delivery is tried again (at least once).
+                LOG.warn("could not record the result of delivery {}: {}", batch.getFirst().delivery().id(), e.toString());
+                return;
+            }
+            for (Result r : batch) writeOrSplit(List.of(r));
         }
     }
 

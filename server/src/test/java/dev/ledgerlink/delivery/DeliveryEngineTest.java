@@ -202,6 +202,37 @@ class DeliveryEngineTest {
         }
     }
 
+    @Test
+    void outsideDevModeAPrivateTargetIsRefusedAtSendTimeAndRecordedAsAFailedAttempt() {
+        try (TestServer server = TestServer.start(s -> s.set(Setting.DEV, "false").set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S")
+                .set(Setting.OPERATOR_KEY, "k")); Receiver receiver = new Receiver()) {
+            var f = new CallbackFixture(server.services());
+            long id = f.callback("invoice", receiver.uri(), "code", true);   // as if its address had changed after registration
+            publish(server.services(), f, "invoice.create", 1);
+            await("an attempt is recorded", () -> !only(server.services(), id).attempts().isEmpty());
+            DeliveryRecord.Attempt a = only(server.services(), id).attempts().getFirst();
+            assertNull(a.statusCode());
+            assertTrue(a.error().contains("non-public address"), a.error());
+            assertTrue(receiver.requests.isEmpty());
+        }
+    }
+
+    @Test
+    void outcomesAreCountedInTheMetrics() {
+        try (TestServer server = server("PT0.2S", "PT10S", "P5D"); Receiver receiver = new Receiver()) {
+            var f = new CallbackFixture(server.services());
+            f.callback("invoice", receiver.uri(), "code", true);
+            publish(server.services(), f, "invoice.create", 1);
+            receiver.await(1);
+            await("counted", () -> server.http.get("/metrics").body().contains("ledgerlink_deliveries_delivered_total 1.0"));
+            String metrics = server.http.get("/metrics").body();
+            for (String name : new String[] {"ledgerlink_deliveries_failed_total", "ledgerlink_deliveries_dropped_total",
+                    "ledgerlink_callbacks_disabled_total", "ledgerlink_deliveries_queue_depth", "ledgerlink_delivery_attempt_seconds_count"}) {
+                assertTrue(metrics.contains(name), name);
+            }
+        }
+    }
+
     private static java.time.Instant failingSince(TestServer server, long id) {
         return server.services().database().jdbi().withHandle(h -> h.createQuery("select failing_since from callbacks where id = :id")
                 .bind("id", id).mapTo(java.time.Instant.class).one());

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -31,7 +30,7 @@ public final class Receiver implements AutoCloseable {
         }
     }
 
-    public final List<Request> requests = new CopyOnWriteArrayList<>();
+    public final java.util.Queue<Request> requests = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final HttpServer server;
     private volatile Function<Request, Answer> answer = r -> Answer.of(200);
 
@@ -87,6 +86,14 @@ public final class Receiver implements AutoCloseable {
     }
 
     public List<Request> await(int n) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (requests.size() < n && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }
         return await(n, r -> true);
     }
 

@@ -1,0 +1,52 @@
+package dev.ledgerlink.delivery;
+
+import dev.ledgerlink.testing.TestServer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Not a test: a measurement to run by hand (see docs/delivery.md, "Performance"). Fans events out to
+ * ten callbacks on one local receiver and reports deliveries per second, then the idle
+ * publish-to-receive latency. Prints numbers; asserts nothing (timings vary with the machine).
+ */
+public final class DeliveryThroughput {
+    public static void main(String[] args) throws Exception {
+        int events = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
+        int callbacks = 10;
+        try (TestServer server = TestServer.start(s -> s.set(dev.ledgerlink.config.Setting.DB_POOL_SIZE, "16"));
+             Receiver receiver = new Receiver()) {
+            var f = new CallbackFixture(server.services());
+            for (int i = 0; i < callbacks; i++) f.callback("invoice", receiver.uri() + "?c=" + i, "code-" + i, true);
+            // warm-up
+            for (int i = 0; i < 50; i++) Deliveries.publish(server.services(), f, "invoice.create", i + 1);
+            receiver.await(50 * callbacks);
+            receiver.requests.clear();
+
+            int total = events * callbacks;
+            long start = System.nanoTime();
+            for (int i = 0; i < events; i++) Deliveries.publish(server.services(), f, "invoice.create", i + 1);
+            long published = System.nanoTime();
+            int receivedWhilePublishing = receiver.requests.size();
+            receiver.await(total);
+            long done = System.nanoTime();
+            System.out.printf("published %d events (%d deliveries) in %d ms; all received after %d ms: %.0f deliveries/s overall%n",
+                    events, total, (published - start) / 1_000_000, (done - start) / 1_000_000, total / ((done - start) / 1e9));
+            System.out.printf("after publishing ended: %d deliveries in %d ms: %.0f deliveries/s%n", total - receivedWhilePublishing,
+                    (done - published) / 1_000_000, (total - receivedWhilePublishing) / ((done - published) / 1e9));
+
+            receiver.requests.clear();
+            List<Long> latencies = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                int before = receiver.requests.size();
+                long t0 = System.nanoTime();
+                Deliveries.publish(server.services(), f, "invoice.update", i + 1);
+                receiver.await(before + callbacks);
+                latencies.add((System.nanoTime() - t0) / 1_000);
+            }
+            Collections.sort(latencies);
+            System.out.printf("idle publish-to-receive (all %d callbacks), 200 events: p50 %.1f ms, p99 %.1f ms%n",
+                    callbacks, latencies.get(100) / 1000.0, latencies.get(197) / 1000.0);
+        }
+    }
+}
