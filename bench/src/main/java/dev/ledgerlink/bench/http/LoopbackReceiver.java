@@ -35,6 +35,8 @@ public final class LoopbackReceiver implements AutoCloseable {
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final AtomicBoolean open = new AtomicBoolean(true);
     private final Handler handler;
+    private final java.util.concurrent.atomic.AtomicInteger hangingNow = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger hangingPeak = new java.util.concurrent.atomic.AtomicInteger();
 
     public LoopbackReceiver(Handler handler) throws IOException {
         this.handler = handler;
@@ -45,6 +47,11 @@ public final class LoopbackReceiver implements AutoCloseable {
     public int port() { return server.getLocalPort(); }
 
     public String url(String path) { return "http://127.0.0.1:" + port() + path; }
+
+    /** The most requests held unanswered at once on /hang/ paths: the sender's attempts stuck on them. */
+    public int hangingPeak() { return hangingPeak.get(); }
+
+    public void resetHangingPeak() { hangingPeak.set(hangingNow.get()); }
 
     private void acceptLoop() {
         while (open.get()) {
@@ -74,7 +81,12 @@ public final class LoopbackReceiver implements AutoCloseable {
                 if (r.path().startsWith("/hang/")) {
                     handler.received(r);
                     s.setSoTimeout((int) HANG_LIMIT_MS);
-                    hang(in);
+                    hangingPeak.accumulateAndGet(hangingNow.incrementAndGet(), Math::max);
+                    try {
+                        hang(in);
+                    } finally {
+                        hangingNow.decrementAndGet();
+                    }
                     return;
                 }
                 out.write(OK);

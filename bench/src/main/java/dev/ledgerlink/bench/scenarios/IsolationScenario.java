@@ -54,6 +54,7 @@ public final class IsolationScenario implements Scenario {
         for (int i = 0; i < n; i++) rig.register("project", "/hang/" + i);
 
         Result healthy = phase(c, rig, server, stage, "allhealthy", "client.create", 2L * n);
+        rig.receiver.resetHangingPeak();
         stage.beginProfile("isolation-halfhanging");
         Result half = phase(c, rig, server, stage, "halfhanging", "project.create", n);
         stage.endProfile();
@@ -64,6 +65,8 @@ public final class IsolationScenario implements Scenario {
                 half.describe(c) + "; hanging endpoints were sent " + rig.log.group("halfhanging:hang").count()));
         out.add(Figure.measured(name(), "healthy p99 with half hanging / all healthy", db, half.group.p(0.99) / healthy.group.p(0.99), "x",
                 "<= 1.5", "p50 " + DeliveryScenario.round(healthy.group.p(0.5)) + " -> " + DeliveryScenario.round(half.group.p(0.5)) + " ms"));
+        out.add(Figure.measured(name(), "peak attempts held open by hanging endpoints", db, rig.receiver.hangingPeak(), "requests", null,
+                "requests the receiver held unanswered at once on /hang/ (each holds one of the engine's delivery.concurrency slots until its timeout)"));
         out.add(Figure.measured(name(), "server RSS peak with hanging endpoints", db, half.usage.peakRssMib(), "MiB", "<= 300", ""));
         return out;
     }
