@@ -33,20 +33,6 @@ public interface ApplicationStore {
     @SqlQuery("select client_secret_hash from applications where client_id = :clientId")
     Optional<String> secretHash(String clientId);
 
-    /** Client authentication in one indexed query: the application with its secret hash. */
-    @SqlQuery("select " + COLUMNS + ", client_secret_hash from applications where client_id = :clientId")
-    @RegisterRowMapper(WithSecretHash.Mapper.class)
-    Optional<WithSecretHash> findWithSecretHash(String clientId);
-
-    record WithSecretHash(Application application, String secretHash) {
-        public static final class Mapper implements RowMapper<WithSecretHash> {
-            @Override
-            public WithSecretHash map(ResultSet rs, StatementContext ctx) throws SQLException {
-                return new WithSecretHash(new ApplicationStore.Mapper().map(rs, ctx), rs.getString("client_secret_hash"));
-            }
-        }
-    }
-
     @SqlQuery("select " + COLUMNS + " from applications order by id")
     List<Application> list();
 

@@ -46,7 +46,8 @@ public final class RefreshTokenGrant {
 
         // One transaction: read, the guard clauses (a refusal writes nothing), use, mint.
         Optional<TokenPair> pair = jdbi.inTransaction(h -> {
-            RefreshTokenRow token = h.attach(TokenStore.class).refreshToken(Hashes.sha256Hex(refreshToken))
+            HotTokenStore store = h.attach(HotTokenStore.class);
+            RefreshTokenRow token = store.refreshToken(Hashes.sha256Hex(refreshToken))
                     .orElseThrow(() -> invalidGrant("refresh token is unknown"));
             if (token.applicationId() != client.id()) throw invalidGrant("refresh token was issued to another client");
             if (token.revokedAt() != null) throw invalidGrant("refresh token was revoked at " + token.revokedAt());
@@ -55,11 +56,11 @@ public final class RefreshTokenGrant {
                 throw invalidGrant("refresh token was superseded at " + token.supersededAt()
                         + ": a newer authorization issued another one (only the latest is live)");
             }
-            return tokens.issueForRefresh(h, token);
+            return tokens.issueForRefresh(store, token);
         });
         if (pair.isPresent()) return TokenResponse.of(pair.get());
         // Another request used it between our read and our update: describe what it is now.
-        RefreshTokenRow now = jdbi.withExtension(TokenStore.class, s -> s.refreshToken(Hashes.sha256Hex(refreshToken))).orElseThrow();
+        RefreshTokenRow now = jdbi.withExtension(HotTokenStore.class, s -> s.refreshToken(Hashes.sha256Hex(refreshToken))).orElseThrow();
         throw now.usedAt() != null ? replayed(now) : invalidGrant("refresh token is no longer live");
     }
 

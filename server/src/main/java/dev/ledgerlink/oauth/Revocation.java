@@ -27,23 +27,23 @@ public final class Revocation {
         String hash = Hashes.sha256Hex(token);
         boolean refreshFirst = "refresh_token".equals(tokenTypeHint);
         jdbi.useTransaction(h -> {
-            TokenStore store = h.attach(TokenStore.class);
+            HotTokenStore store = h.attach(HotTokenStore.class);
             if (refreshFirst) {
-                if (!revokeRefresh(h, store, client, hash)) revokeAccess(store, client, hash);
+                if (!revokeRefresh(h, store, client, hash)) revokeAccess(h, store, client, hash);
             } else {
-                if (!revokeAccess(store, client, hash)) revokeRefresh(h, store, client, hash);
+                if (!revokeAccess(h, store, client, hash)) revokeRefresh(h, store, client, hash);
             }
         });
     }
 
-    private boolean revokeAccess(TokenStore store, Application client, String hash) {
+    private boolean revokeAccess(org.jdbi.v3.core.Handle h, HotTokenStore store, Application client, String hash) {
         Optional<AccessTokenRow> row = store.accessToken(hash);
         if (row.isEmpty()) return false;
-        if (row.get().applicationId() == client.id()) store.revokeAccessToken(row.get().id(), tokens.now());
+        if (row.get().applicationId() == client.id()) h.attach(TokenStore.class).revokeAccessToken(row.get().id(), tokens.now());
         return true;
     }
 
-    private boolean revokeRefresh(org.jdbi.v3.core.Handle h, TokenStore store, Application client, String hash) {
+    private boolean revokeRefresh(org.jdbi.v3.core.Handle h, HotTokenStore store, Application client, String hash) {
         Optional<RefreshTokenRow> row = store.refreshToken(hash);
         if (row.isEmpty()) return false;
         if (row.get().applicationId() == client.id()) tokens.revokeGrant(h, row.get().grantId());

@@ -60,21 +60,20 @@ public final class TokenService implements AccessTokenVerifier {
         // committed its successor by now) or will fail its conditional update: a second pass ends
         // such a successor, so one refresh token stays live without refreshes taking the slot lock.
         store.supersedeLiveRefreshTokens(userId, applicationId, now);
-        return mint(store, grantId, userId, applicationId, scopeString, now);
+        return mint(h.attach(HotTokenStore.class), grantId, userId, applicationId, scopeString, now);
     }
 
     /**
      * Inside the caller's transaction: uses {@code used} (exactly one caller wins) and issues its
      * successor in the same grant. Empty when another request used, superseded or revoked it first.
      */
-    Optional<TokenPair> issueForRefresh(Handle h, RefreshTokenRow used) {
-        TokenStore store = h.attach(TokenStore.class);
+    Optional<TokenPair> issueForRefresh(HotTokenStore store, RefreshTokenRow used) {
         Instant now = now();
         if (store.useRefreshToken(used.id(), now) != 1) return Optional.empty();
         return Optional.of(mint(store, used.grantId(), used.userId(), used.applicationId(), used.scopes(), now));
     }
 
-    private TokenPair mint(TokenStore store, long grantId, long userId, long applicationId, String scopes, Instant now) {
+    private TokenPair mint(HotTokenStore store, long grantId, long userId, long applicationId, String scopes, Instant now) {
         String access = RandomTokens.urlSafe(32);
         String refresh = RandomTokens.urlSafe(32);
         Instant expiresAt = now.plus(accessTokenTtl);
@@ -100,7 +99,7 @@ public final class TokenService implements AccessTokenVerifier {
     @Override
     public Optional<TokenPrincipal> verify(String accessToken) {
         if (accessToken == null || accessToken.isEmpty() || accessToken.length() > MAX_TOKEN_LENGTH) return Optional.empty();
-        Optional<AccessTokenRow> row = jdbi.withExtension(TokenStore.class, s -> s.accessToken(Hashes.sha256Hex(accessToken)));
+        Optional<AccessTokenRow> row = jdbi.withExtension(HotTokenStore.class, s -> s.accessToken(Hashes.sha256Hex(accessToken)));
         if (row.isEmpty() || row.get().revokedAt() != null || !clock.instant().isBefore(row.get().expiresAt())) return Optional.empty();
         AccessTokenRow t = row.get();
         return Optional.of(new TokenPrincipal(t.userId(), t.applicationId(), Scopes.parse(t.scopes()), t.expiresAt()));
