@@ -92,7 +92,7 @@ public final class ApplicationService {
         if (clientId == null || clientSecret == null || clientId.length() > 64 || clientSecret.length() > 512) return Optional.empty();
         // One query on the token endpoint's hot path; the hash is computed even for an unknown client.
         String presented = Hashes.sha256Hex(clientSecret);
-        Optional<ClientSecretStore.WithSecretHash> stored = jdbi.withExtension(ClientSecretStore.class, s -> s.findWithSecretHash(clientId));
+        Optional<ClientSecretStore.WithSecretHash> stored = jdbi.withHandle(h -> new ClientSecretStore(h).findWithSecretHash(clientId));
         if (stored.isEmpty() || !Hashes.constantTimeEquals(stored.get().secretHash(), presented)) return Optional.empty();
         return Optional.of(stored.get().application());
     }

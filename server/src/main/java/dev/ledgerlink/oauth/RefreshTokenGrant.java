@@ -46,7 +46,7 @@ public final class RefreshTokenGrant {
 
         // One transaction: read, the guard clauses (a refusal writes nothing), use, mint.
         Optional<TokenPair> pair = jdbi.inTransaction(h -> {
-            HotTokenStore store = h.attach(HotTokenStore.class);
+            HotTokenStore store = new HotTokenStore(h);
             RefreshTokenRow token = store.refreshToken(Hashes.sha256Hex(refreshToken))
                     .orElseThrow(() -> invalidGrant("refresh token is unknown"));
             if (token.applicationId() != client.id()) throw invalidGrant("refresh token was issued to another client");
@@ -60,7 +60,7 @@ public final class RefreshTokenGrant {
         });
         if (pair.isPresent()) return TokenResponse.of(pair.get());
         // Another request used it between our read and our update: describe what it is now.
-        RefreshTokenRow now = jdbi.withExtension(HotTokenStore.class, s -> s.refreshToken(Hashes.sha256Hex(refreshToken))).orElseThrow();
+        RefreshTokenRow now = jdbi.withHandle(h -> new HotTokenStore(h).refreshToken(Hashes.sha256Hex(refreshToken))).orElseThrow();
         throw now.usedAt() != null ? replayed(now) : invalidGrant("refresh token is no longer live");
     }
 

@@ -27,7 +27,7 @@ public final class Revocation {
         String hash = Hashes.sha256Hex(token);
         boolean refreshFirst = "refresh_token".equals(tokenTypeHint);
         jdbi.useTransaction(h -> {
-            HotTokenStore store = h.attach(HotTokenStore.class);
+            HotTokenStore store = new HotTokenStore(h);
             if (refreshFirst) {
                 if (!revokeRefresh(h, store, client, hash)) revokeAccess(h, store, client, hash);
             } else {

@@ -60,7 +60,7 @@ public final class TokenService implements AccessTokenVerifier {
         // committed its successor by now) or will fail its conditional update: a second pass ends
         // such a successor, so one refresh token stays live without refreshes taking the slot lock.
         store.supersedeLiveRefreshTokens(userId, applicationId, now);
-        return mint(h.attach(HotTokenStore.class), grantId, userId, applicationId, scopeString, now);
+        return mint(new HotTokenStore(h), grantId, userId, applicationId, scopeString, now);
     }
 
     /**
@@ -99,7 +99,7 @@ public final class TokenService implements AccessTokenVerifier {
     @Override
     public Optional<TokenPrincipal> verify(String accessToken) {
         if (accessToken == null || accessToken.isEmpty() || accessToken.length() > MAX_TOKEN_LENGTH) return Optional.empty();
-        Optional<AccessTokenRow> row = jdbi.withExtension(HotTokenStore.class, s -> s.accessToken(Hashes.sha256Hex(accessToken)));
+        Optional<AccessTokenRow> row = jdbi.withHandle(h -> new HotTokenStore(h).accessToken(Hashes.sha256Hex(accessToken)));
         if (row.isEmpty() || row.get().revokedAt() != null || !clock.instant().isBefore(row.get().expiresAt())) return Optional.empty();
         AccessTokenRow t = row.get();
         return Optional.of(new TokenPrincipal(t.userId(), t.applicationId(), Scopes.parse(t.scopes()), t.expiresAt()));
