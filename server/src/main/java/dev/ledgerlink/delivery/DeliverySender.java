@@ -65,10 +65,23 @@ final class DeliverySender implements AutoCloseable {
         } catch (IllegalArgumentException | URISyntaxException e) {
             return AttemptOutcome.noResponse(elapsedMs(started), "invalid callback URI: " + e.getMessage());
         }
+        AttemptOutcome first = exchange(request, started, started + timeout.toNanos());
+        // A pooled keep-alive connection the receiver had just closed fails at once with no response;
+        // send once more on a fresh connection within the same attempt (at least once allows it).
+        if (first.status() == null && first.error() != null && first.error().startsWith(STALE_CONNECTION)
+                && System.nanoTime() - started < timeout.toNanos() / 2) {
+            return exchange(request, started, started + timeout.toNanos());
+        }
+        return first;
+    }
+
+    private static final String STALE_CONNECTION = "stale connection: ";
+
+    private AttemptOutcome exchange(HttpRequest request, long started, long deadline) {
         CompletableFuture<HttpResponse<InputStream>> sending = client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
         CompletableFuture<AttemptOutcome> attempt = sending.thenApply(r -> read(r, started));
         try {
-            return attempt.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return attempt.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             sending.cancel(true);
             sending.thenAccept(r -> closeQuietly(r.body()));
@@ -123,6 +136,10 @@ final class DeliverySender implements AutoCloseable {
         if (t instanceof HttpConnectTimeoutException) return "connect timed out";
         if (t instanceof HttpTimeoutException) return "timed out";
         if (t instanceof java.net.ConnectException) return "connection refused";
+        if (t instanceof IOException && t.getMessage() != null
+                && (t.getMessage().contains("received no bytes") || t.getMessage().contains("Connection reset"))) {
+            return STALE_CONNECTION + t.getMessage();
+        }
         String m = t.getMessage();
         return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
     }

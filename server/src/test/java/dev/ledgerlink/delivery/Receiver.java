@@ -31,6 +31,7 @@ public final class Receiver implements AutoCloseable {
     }
 
     public final java.util.Queue<Request> requests = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicInteger received = new java.util.concurrent.atomic.AtomicInteger();
     private final HttpServer server;
     private volatile Function<Request, Answer> answer = r -> Answer.of(200);
 
@@ -45,6 +46,7 @@ public final class Receiver implements AutoCloseable {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             Request r = new Request(body, Map.copyOf(exchange.getRequestHeaders()));
             requests.add(r);
+            received.incrementAndGet();
             Answer a = answer.apply(r);
             if (!a.delay().isZero()) {
                 try {
@@ -60,6 +62,16 @@ public final class Receiver implements AutoCloseable {
             exchange.close();
         });
         server.start();
+    }
+
+    /** Requests received since the last {@link #clear()}. */
+    public int received() {
+        return received.get();
+    }
+
+    public void clear() {
+        requests.clear();
+        received.set(0);
     }
 
     public void answer(Function<Request, Answer> answer) {
@@ -82,12 +94,13 @@ public final class Receiver implements AutoCloseable {
                 throw new IllegalStateException(e);
             }
         }
-        throw new AssertionError("expected " + n + " requests, got " + requests.stream().filter(which).count() + ": " + requests);
+        throw new AssertionError("expected " + n + " requests, got " + requests.stream().filter(which).count()
+                + (requests.size() <= 20 ? ": " + requests : ""));
     }
 
     public List<Request> await(int n) {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (requests.size() < n && System.nanoTime() < deadline) {
+        while (received.get() < n && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(5);
             } catch (InterruptedException e) {
