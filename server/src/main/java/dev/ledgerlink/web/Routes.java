@@ -44,6 +44,7 @@ final class Routes {
         r.delete(cb + "/{callback_id}", callbacks::delete);
         r.get(cb + "/{callback_id}/deliveries", new DeliveryHandlers(s.callbacks(), s.deliveries(), bearer)::history);
 
+        // Event publishing for internal services (operator key, not OAuth).
         var events = new EventHandlers(s.events(), dev.ledgerlink.events.OperatorKey.forServer(s.settings()));
         r.post("/internal/v1/events", events::publish);
     }

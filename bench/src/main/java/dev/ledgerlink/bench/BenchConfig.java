@@ -1,0 +1,55 @@
+package dev.ledgerlink.bench;
+
+import dev.ledgerlink.bench.proc.BenchDatabase;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The bounds of one run. Full: the figures of docs/BENCHMARKS.md (whole run under 10 minutes).
+ * Quick: every scenario for about a second with tiny counts, so the test suite keeps the harness working.
+ */
+public record BenchConfig(
+        boolean quick,
+        List<BenchDatabase.Kind> databases,
+        Path serverJar,
+        Path outputDir,
+        boolean profile,
+        Duration warmup,
+        Duration window,
+        List<Integer> tokenConcurrency,
+        long maxRequests,
+        int codesPerWorker,
+        int callbacks,
+        int publishers,
+        long maxEvents,
+        int idleEvents,
+        Duration idleGap,
+        double isolationRate,
+        Duration isolationWindow,
+        int bareConcurrency,
+        int startups) {
+
+    public static BenchConfig full(List<BenchDatabase.Kind> dbs, Path jar, Path out, boolean profile) {
+        return new BenchConfig(false, dbs, jar, out, profile,
+                Duration.ofSeconds(3), Duration.ofSeconds(10), List.of(16, 64), 2_000_000, 150,
+                8, 8, 200_000, 100, Duration.ofMillis(50), 40, Duration.ofSeconds(12), 64, 3);
+    }
+
+    public static BenchConfig quick(List<BenchDatabase.Kind> dbs, Path jar, Path out) {
+        return quick(dbs, jar, out, false);
+    }
+
+    public static BenchConfig quick(List<BenchDatabase.Kind> dbs, Path jar, Path out, boolean profile) {
+        return new BenchConfig(true, dbs, jar, out, profile,
+                Duration.ofMillis(100), Duration.ofSeconds(1), List.of(4), 5_000, 10,
+                2, 2, 200, 5, Duration.ofMillis(20), 10, Duration.ofSeconds(2), 4, 1);
+    }
+
+    /** The same bounds with another warm-up (none, where each request consumes prepared state). */
+    public BenchConfig withWarmup(Duration w) {
+        return new BenchConfig(quick, databases, serverJar, outputDir, profile, w, window, tokenConcurrency, maxRequests,
+                codesPerWorker, callbacks, publishers, maxEvents, idleEvents, idleGap, isolationRate, isolationWindow,
+                bareConcurrency, startups);
+    }
+}

@@ -1,0 +1,94 @@
+package dev.ledgerlink.bench;
+
+import dev.ledgerlink.bench.proc.BenchDatabase;
+import dev.ledgerlink.bench.report.Figure;
+import dev.ledgerlink.bench.report.Report;
+import dev.ledgerlink.bench.scenarios.DeliveryScenario;
+import dev.ledgerlink.bench.scenarios.IsolationScenario;
+import dev.ledgerlink.bench.scenarios.StartupScenario;
+import dev.ledgerlink.bench.scenarios.TokenEndpointScenario;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The benchmark run: this JVM is the load generator (and the callback receiver); the server under
+ * test runs in its own JVM. Prints a table and writes results.json (see docs/BENCHMARKS.md).
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Measure ledgerlink on this machine over loopback: token endpoint, delivery, isolation, footprint.")
+public final class BenchMain implements Callable<Integer> {
+    @Option(names = "--quick", description = "Every scenario for about a second with tiny counts (what the test suite runs).")
+    boolean quick;
+
+    @Option(names = "--db", defaultValue = "both", description = "h2, postgres or both (default: ${DEFAULT-VALUE}).")
+    String db;
+
+    @Option(names = "--server-jar", description = "The server's shaded jar; without it the server runs from this JVM's classpath.")
+    Path serverJar;
+
+    @Option(names = "--out", defaultValue = "bench/target/bench", description = "Directory for results.json, server logs and profiles.")
+    Path out;
+
+    @Option(names = "--profile", description = "Record a flight recording of the server in each scenario and print where its CPU went.")
+    boolean profile;
+
+    @Option(names = "--only", split = ",", description = "Run only these scenarios: token, delivery, isolation, footprint.")
+    List<String> only = new ArrayList<>();
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new BenchMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        List<BenchDatabase.Kind> dbs = switch (db) {
+            case "h2" -> List.of(BenchDatabase.Kind.H2);
+            case "postgres" -> List.of(BenchDatabase.Kind.POSTGRES);
+            case "both" -> List.of(BenchDatabase.Kind.H2, BenchDatabase.Kind.POSTGRES);
+            default -> throw new CommandLine.ParameterException(new CommandLine(this), "--db must be h2, postgres or both");
+        };
+        BenchConfig config = quick ? BenchConfig.quick(dbs, serverJar, out, profile) : BenchConfig.full(dbs, serverJar, out, profile);
+        Report report = run(config, only);
+        report.printTable(System.out);
+        Path json = out.resolve("results.json");
+        report.writeJson(json);
+        report.writeMarkdown(out.resolve("results.md"));
+        System.out.println("\nwrote " + json.toAbsolutePath() + " and results.md");
+        return 0;
+    }
+
+    /** Runs the scenarios; one that fails is reported as not measured with its error, the others still run. */
+    public static Report run(BenchConfig config, List<String> only) throws Exception {
+        Files.createDirectories(config.outputDir());
+        Report report = new Report();
+        MachineFacts.record(report, config);
+        BenchRun run = new BenchRun(config);
+        List<Scenario> scenarios = List.of(new StartupScenario(), new TokenEndpointScenario(), new DeliveryScenario(),
+                new IsolationScenario());
+        long t0 = System.nanoTime();
+        for (Scenario s : scenarios) {
+            if (!only.isEmpty() && !only.contains(s.name())) continue;
+            long st = System.nanoTime();
+            System.out.println("bench: scenario " + s.name() + " ...");
+            try {
+                report.addAll(s.run(run));
+            } catch (Exception | Error e) {
+                e.printStackTrace();
+                report.add(Figure.notMeasured(s.name(), "(scenario failed)", "-", "", null, e.toString()));
+            }
+            System.out.printf("bench: scenario %s took %.1f s%n", s.name(), (System.nanoTime() - st) / 1e9);
+        }
+        report.fact("run_seconds", (System.nanoTime() - t0) / 1e9);
+        report.fact("profiles", run.profiles());
+        if (!run.profiles().isEmpty()) {
+            Files.writeString(config.outputDir().resolve("profiles.txt"), String.join("\n", run.profiles()));
+        }
+        return report;
+    }
+}

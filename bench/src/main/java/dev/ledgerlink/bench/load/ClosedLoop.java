@@ -1,0 +1,104 @@
+package dev.ledgerlink.bench.load;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A closed-loop load: {@code concurrency} virtual threads, each sending its next request as soon as
+ * the previous one answered, until the time bound or the count bound is reached (whichever first).
+ * A warm-up period runs the same loop without recording, so the JIT of both processes settles first.
+ */
+public final class ClosedLoop {
+
+    /** One worker's request; returns true when the answer was the expected one. */
+    public interface Worker extends AutoCloseable {
+        boolean call() throws Exception;
+
+        @Override
+        default void close() {}
+    }
+
+    /** Thrown by a worker that has used up what it was prepared with: it stops, nothing is counted. */
+    public static final class Exhausted extends Exception {
+        public Exhausted() {
+            super("worker exhausted", null, false, false);
+        }
+    }
+
+    public interface WorkerFactory {
+        Worker create(int index) throws Exception;
+    }
+
+    public record Outcome(long ok, long failed, double seconds, Latencies latencies, String firstFailure) {
+        public double perSecond() { return seconds <= 0 ? 0 : ok / seconds; }
+    }
+
+    private ClosedLoop() {}
+
+    public static Outcome run(int concurrency, Duration warmup, Duration duration, long maxCount, WorkerFactory factory)
+            throws InterruptedException {
+        List<Worker> workers = new ArrayList<>();
+        try {
+            for (int i = 0; i < concurrency; i++) workers.add(factory.create(i));
+        } catch (Exception e) {
+            workers.forEach(Worker::close);
+            throw new IllegalStateException("could not prepare load worker: " + e, e);
+        }
+        try {
+            if (!warmup.isZero()) phase(workers, warmup, Long.MAX_VALUE, false);
+            return phase(workers, duration, maxCount, true);
+        } finally {
+            workers.forEach(Worker::close);
+        }
+    }
+
+    private static Outcome phase(List<Worker> workers, Duration duration, long maxCount, boolean record)
+            throws InterruptedException {
+        AtomicLong issued = new AtomicLong();
+        AtomicLong ok = new AtomicLong();
+        AtomicLong failed = new AtomicLong();
+        AtomicReference<String> firstFailure = new AtomicReference<>();
+        List<Latencies> parts = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        long start = System.nanoTime();
+        long deadline = start + duration.toNanos();
+        int perWorkerLimit = (int) Math.min(2_000_000L, Math.max(1, maxCount));
+        for (Worker w : workers) {
+            Latencies lat = new Latencies(perWorkerLimit);
+            parts.add(lat);
+            threads.add(Thread.ofVirtual().start(() -> {
+                while (System.nanoTime() < deadline && issued.incrementAndGet() <= maxCount) {
+                    long t0 = System.nanoTime();
+                    boolean good;
+                    try {
+                        good = w.call();
+                        if (!good) firstFailure.compareAndSet(null, "unexpected answer");
+                    } catch (Exhausted e) {
+                        return;
+                    } catch (Exception e) {
+                        good = false;
+                        firstFailure.compareAndSet(null, e.toString());
+                    }
+                    long t1 = System.nanoTime();
+                    if (good) {
+                        ok.incrementAndGet();
+                        if (record) lat.add(t1 - t0);
+                    } else {
+                        failed.incrementAndGet();
+                    }
+                }
+            }));
+        }
+        // Bounded join: a worker stuck past the deadline (30 s socket timeout at most) is not waited for forever.
+        long joinDeadline = deadline + Duration.ofSeconds(35).toNanos();
+        for (Thread t : threads) {
+            long left = joinDeadline - System.nanoTime();
+            if (left > 0) t.join(Duration.ofNanos(left));
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        return new Outcome(ok.get(), failed.get(), seconds, Latencies.merge(parts), firstFailure.get());
+    }
+}

@@ -1,0 +1,141 @@
+package dev.ledgerlink.bench.proc;
+
+import dev.ledgerlink.bench.http.Http1Connection;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The server under test in its own JVM: {@code java -jar server/target/ledgerlink.jar serve} (or the
+ * same main class from this process's classpath, in the quick test), on a free loopback port, with
+ * the JVM options of the ./ledgerlink launcher. Start-to-ready is the time from spawning the process
+ * to the first 200 of GET /readyz (on the port the server announces in its ready line).
+ */
+public final class ServerProcess implements AutoCloseable {
+    /** The ./ledgerlink launcher's default JVM options; LEDGERLINK_JAVA_OPTS overrides both. */
+    public static final String DEFAULT_JAVA_OPTS = "-XX:+UseSerialGC -Xss512k -XX:TieredStopAtLevel=4";
+    private static final Duration READY_LIMIT = Duration.ofSeconds(60);
+
+    /** How to launch: the shaded jar when there is one, else the classpath of this JVM. */
+    public record Launch(Path jar, List<String> extraJvmOptions) {
+        List<String> command() {
+            List<String> cmd = new ArrayList<>();
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            String opts = System.getenv().getOrDefault("LEDGERLINK_JAVA_OPTS", DEFAULT_JAVA_OPTS);
+            cmd.addAll(Arrays.stream(opts.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList());
+            cmd.addAll(extraJvmOptions);
+            if (jar != null) {
+                cmd.add("-jar");
+                cmd.add(jar.toString());
+            } else {
+                cmd.add("-cp");
+                cmd.add(System.getProperty("java.class.path"));
+                cmd.add("dev.ledgerlink.cli.Main");
+            }
+            return cmd;
+        }
+    }
+
+    private final Process process;
+    private final int port;
+    private final double startToReadyMs;
+    private final Path log;
+
+    private ServerProcess(Process process, int port, double startToReadyMs, Path log) {
+        this.process = process;
+        this.port = port;
+        this.startToReadyMs = startToReadyMs;
+        this.log = log;
+    }
+
+    /**
+     * Starts `serve --dev --port 0` over the database with the given settings and waits until /readyz
+     * answers 200. The port is read from the server's own ready line: a port chosen here and handed over
+     * could be taken by another process in between (other test servers share this machine), and then
+     * another server would answer the readiness probe.
+     */
+    public static ServerProcess start(Launch launch, BenchDatabase db, Map<String, String> settings, Path logDir, boolean dev)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(launch.command());
+        cmd.add("serve");
+        // --dev allows the receiver's http://127.0.0.1 callback URIs; the footprint starts run as in production
+        if (dev) cmd.add("--dev");
+        cmd.addAll(List.of("--host", "127.0.0.1", "--port", "0", "--db", db.url()));
+        if (!db.user().isEmpty()) cmd.addAll(List.of("--set", "db.user=" + db.user()));
+        settings.forEach((k, v) -> cmd.addAll(List.of("--set", k + "=" + v)));
+        Files.createDirectories(logDir);
+        Path log = Files.createTempFile(logDir, "server-", ".log");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().remove("LEDGERLINK_CONFIG");
+        long t0 = System.nanoTime();
+        Process p = pb.start();
+        long deadline = t0 + READY_LIMIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!p.isAlive()) {
+                throw new IllegalStateException("server exited with " + p.exitValue() + " before ready; log " + log + ":\n" + tail(log));
+            }
+            int port = announcedPort(log);
+            if (port > 0 && ready(port)) {
+                double ms = (System.nanoTime() - t0) / 1e6;
+                return new ServerProcess(p, port, ms, log);
+            }
+            Thread.sleep(5);
+        }
+        p.destroyForcibly();
+        throw new IllegalStateException("server not ready within " + READY_LIMIT + "; log " + log + ":\n" + tail(log));
+    }
+
+    private static boolean ready(int port) {
+        try (Http1Connection c = new Http1Connection("127.0.0.1", port)) {
+            return c.get("/readyz", Map.of()).status() == 200;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static final Pattern READY_LINE = Pattern.compile("ledgerlink ready on http://127\\.0\\.0\\.1:(\\d+)");
+
+    /** The port of the server's "ledgerlink ready on http://127.0.0.1:PORT" line, or 0 before it is logged. */
+    private static int announcedPort(Path log) throws IOException {
+        Matcher m = READY_LINE.matcher(Files.readString(log));
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(log unreadable)";
+        }
+    }
+
+    public int port() { return port; }
+    public long pid() { return process.pid(); }
+    public double startToReadyMs() { return startToReadyMs; }
+    public Path log() { return log; }
+    public String baseUrl() { return "http://127.0.0.1:" + port; }
+
+    /** SIGTERM (the server's shutdown hook drains), then a forced kill after 15 s. */
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

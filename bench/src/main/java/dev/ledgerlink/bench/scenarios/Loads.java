@@ -1,0 +1,46 @@
+package dev.ledgerlink.bench.scenarios;
+
+import dev.ledgerlink.bench.BenchConfig;
+import dev.ledgerlink.bench.load.ClosedLoop;
+import dev.ledgerlink.bench.proc.Usage;
+import dev.ledgerlink.bench.report.Figure;
+import java.util.List;
+
+/** The shape every closed-loop figure takes: rate, p50, p99, and what the window cost. */
+final class Loads {
+    private Loads() {}
+
+    record Measured(ClosedLoop.Outcome outcome, Usage.Summary usage) {}
+
+    static Measured measure(BenchConfig c, long serverPid, boolean postgres, int concurrency, ClosedLoop.WorkerFactory f)
+            throws InterruptedException {
+        return measure(c, serverPid, postgres, concurrency, c.maxRequests(), f);
+    }
+
+    static Measured measure(BenchConfig c, long serverPid, boolean postgres, int concurrency, long maxCount, ClosedLoop.WorkerFactory f)
+            throws InterruptedException {
+        // Usage covers warm-up too; peak RSS is the peak of the whole loaded period, CPU the average.
+        Usage usage = Usage.start(serverPid, postgres);
+        ClosedLoop.Outcome o = ClosedLoop.run(concurrency, c.warmup(), c.window(), maxCount, f);
+        return new Measured(o, usage.stop());
+    }
+
+    /** rate, p50, p99 and peak RSS figures of one measured window. */
+    static List<Figure> figures(String scenario, String what, String db, int concurrency, Measured m, String rateTarget,
+                                String p99Target) {
+        var o = m.outcome();
+        String note = m.usage().describe() + (o.failed() > 0 ? "; " + o.failed() + " failed, first: " + o.firstFailure() : "");
+        String prefix = what + " c" + concurrency;
+        Figure rate = Figure.measured(scenario, prefix + " per second", db, o.perSecond(), "/s", rateTarget, note)
+                .with("ok", o.ok()).with("failed", o.failed()).with("seconds", o.seconds())
+                .with("server_cores", m.usage().serverCpu() / m.usage().seconds())
+                .with("loadgen_cores", m.usage().loadgenCpu() / m.usage().seconds())
+                .with("postgres_cores", m.usage().postgresCpu() / m.usage().seconds())
+                .with("machine_busy", m.usage().machineBusy())
+                .with("other_processes_cores", m.usage().otherCores());
+        return List.of(rate,
+                Figure.measured(scenario, prefix + " p50", db, o.latencies().percentileMillis(0.50), "ms", null, ""),
+                Figure.measured(scenario, prefix + " p99", db, o.latencies().percentileMillis(0.99), "ms", p99Target, ""),
+                Figure.measured(scenario, prefix + " server RSS peak", db, m.usage().peakRssMib(), "MiB", "<= 300", ""));
+    }
+}

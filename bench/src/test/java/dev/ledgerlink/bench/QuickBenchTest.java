@@ -1,0 +1,69 @@
+package dev.ledgerlink.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ledgerlink.bench.proc.BenchDatabase;
+import dev.ledgerlink.bench.report.Figure;
+import dev.ledgerlink.bench.report.Report;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The harness keeps working: the quick mode runs every scenario against a real server process (on
+ * H2; the token scenario on PostgreSQL as well) and writes its JSON. Only that results were produced is checked, never a timing.
+ * A figure may be "not measured" only because a feature is not merged on this build, never because
+ * the harness broke.
+ */
+class QuickBenchTest {
+
+    @Test
+    void quickRunProducesFiguresForEveryScenarioAndWritesJson(@TempDir Path dir) throws Exception {
+        BenchConfig config = BenchConfig.quick(List.of(BenchDatabase.Kind.H2), null, dir);
+        Report report = BenchMain.run(config, List.of());
+        Path json = dir.resolve("results.json");
+        report.writeJson(json);
+
+        List<Figure> figures = report.figures();
+        Set<String> scenarios = figures.stream().map(Figure::scenario).collect(Collectors.toSet());
+        assertEquals(Set.of("footprint", "token", "delivery", "isolation"), scenarios);
+        for (Figure f : figures) {
+            assertFalse(f.metric().equals("(scenario failed)"), "scenario " + f.scenario() + " failed: " + f.note());
+            if (!f.isMeasured()) {
+                assertTrue(f.note().contains("is not merged"), "not measured for another reason than a missing feature: " + f);
+            }
+            if (f.isMeasured() && f.unit().equals("/s")) {
+                assertTrue(f.value() > 0, "a rate of zero: " + f);
+            }
+        }
+        assertTrue(figures.stream().anyMatch(f -> f.isMeasured() && f.metric().startsWith("GET /healthz")), "healthz load measured");
+        assertTrue(figures.stream().anyMatch(f -> f.isMeasured() && f.metric().startsWith("bare HttpClient loop")), "bare loop measured");
+        assertTrue(figures.stream().anyMatch(f -> f.isMeasured() && f.metric().startsWith("start to ready")), "start to ready measured");
+
+        JsonNode written = new ObjectMapper().readTree(Files.readString(json));
+        assertEquals(figures.size(), written.path("figures").size());
+        assertTrue(written.path("machine").path("cores").asInt() > 0);
+    }
+
+    /** The harness's PostgreSQL side (a schema per server, dropped after; its CPU sampled) works too. */
+    @Test
+    void quickRunOnPostgresMeasuresTheTokenEndpoint(@TempDir Path dir) throws Exception {
+        BenchConfig config = BenchConfig.quick(List.of(BenchDatabase.Kind.POSTGRES), null, dir);
+        Report report = BenchMain.run(config, List.of("token"));
+        List<Figure> figures = report.figures();
+        assertFalse(figures.isEmpty());
+        for (Figure f : figures) {
+            assertEquals("postgres", f.db(), "every figure is of the PostgreSQL server: " + f);
+            assertTrue(f.isMeasured(), "measured: " + f);
+        }
+        assertTrue(figures.stream().anyMatch(f -> f.metric().startsWith("refresh grants") && f.value() > 0), "refresh grants measured");
+    }
+}
