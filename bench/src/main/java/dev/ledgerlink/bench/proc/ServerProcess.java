@@ -20,8 +20,18 @@ import java.util.regex.Pattern;
  * to the first 200 of GET /readyz (on the port the server announces in its ready line).
  */
 public final class ServerProcess implements AutoCloseable {
-    /** The ./ledgerlink launcher's default JVM options; LEDGERLINK_JAVA_OPTS overrides both. */
-    public static final String DEFAULT_JAVA_OPTS = "-XX:+UseSerialGC -Xss512k -XX:TieredStopAtLevel=4";
+    /**
+     * The ./ledgerlink launcher's default JVM options for serve (keep in step with the launcher);
+     * LEDGERLINK_JAVA_OPTS overrides both. The class-data-sharing archive sits beside the jar.
+     */
+    public static final String DEFAULT_JAVA_OPTS = "-XX:+UseSerialGC -Xss512k -Xmx128m";
+
+    /** The launcher's class-data-sharing options, for a server started from the jar (archive beside it). */
+    static List<String> cdsOptions(Path jar) {
+        return List.of("-XX:+AutoCreateSharedArchive",
+                "-XX:SharedArchiveFile=" + jar.toAbsolutePath().resolveSibling("ledgerlink-serve.jsa"),
+                "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
+    }
     private static final Duration READY_LIMIT = Duration.ofSeconds(60);
 
     /** How to launch: the shaded jar when there is one, else the classpath of this JVM. */
@@ -29,8 +39,10 @@ public final class ServerProcess implements AutoCloseable {
         List<String> command() {
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            String opts = System.getenv().getOrDefault("LEDGERLINK_JAVA_OPTS", DEFAULT_JAVA_OPTS);
+            String given = System.getenv("LEDGERLINK_JAVA_OPTS");
+            String opts = given == null ? DEFAULT_JAVA_OPTS : given;
             cmd.addAll(Arrays.stream(opts.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList());
+            if (given == null && jar != null) cmd.addAll(cdsOptions(jar));
             cmd.addAll(extraJvmOptions);
             if (jar != null) {
                 cmd.add("-jar");
