@@ -3,7 +3,7 @@ package dev.ledgerlink.cli;
 import dev.ledgerlink.Services;
 import dev.ledgerlink.events.Event;
 import dev.ledgerlink.events.EventPublisher;
-import java.util.LinkedHashMap;
+import dev.ledgerlink.web.EventHandlers;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -33,15 +33,7 @@ final class EventsCommand {
         @Override
         void run(Services s) {
             Event e = s.events().publish(new EventPublisher.Request(name, account, objectId, userId, idempotencyKey));
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("id", e.id());
-            m.put("name", e.name());
-            m.put("account_id", e.accountId());
-            m.put("object_id", e.objectId());
-            m.put("user_id", e.userId());
-            m.put("created_at", e.createdAt().toString());
-            m.put("deliveries", e.deliveries());
-            print(Map.of("event", m), "event " + e.id() + " " + e.name() + " stored; " + e.deliveries() + " deliveries queued");
+            print(Map.of("event", EventHandlers.json(e)), "event " + e.id() + " " + e.name() + " stored; " + e.deliveries() + " deliveries queued");
         }
     }
 }

@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** POST /internal/v1/events: other internal services publish events here, with the operator key (not OAuth). */
-final class EventHandlers {
+public final class EventHandlers {
     private final EventPublisher publisher;
     private final OperatorKey operatorKey;
 
@@ -39,7 +39,8 @@ final class EventHandlers {
         if (!operatorKey.matches(header.substring(7))) throw ServiceException.unauthorized("The operator key is wrong.");
     }
 
-    static Map<String, Object> json(Event e) {
+    /** An event as the API and the CLI show it. */
+    public static Map<String, Object> json(Event e) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", e.id());
         m.put("name", e.name());
