@@ -121,13 +121,28 @@ class CrashAndSharingTest {
                  ServerProcess two = ServerProcess.start(s.db(), s.key(), log, settings)) {
                 int events = 1000;
                 publish(s, events);
-                Deliveries.await("all delivered (" + seen.size() + ")", () -> count(s, "delivered") == 2L * events);
+                try {
+                    Deliveries.await("all delivered (" + seen.size() + ")", () -> count(s, "delivered") == 2L * events);
+                } catch (AssertionError e) {
+                    throw new AssertionError(e.getMessage() + "; received " + seen.size() + ", delivered "
+                            + count(s, "delivered") + ", pending " + count(s, "pending") + "; servers alive: "
+                            + one.alive() + "/" + two.alive() + "; end of the servers' log:\n" + tail(log), e);
+                }
                 assertEquals(2 * events, seen.size());
                 var duplicated = seen.entrySet().stream().filter(e -> e.getValue().get() > 1).map(Map.Entry::getKey).toList();
                 assertEquals(java.util.List.of(), duplicated, "sent more than once");
                 long attempts = s.services().database().jdbi().withHandle(h -> h.createQuery("select count(*) from delivery_attempts").mapTo(Long.class).one());
                 assertEquals(2L * events, attempts);
             }
+        }
+    }
+
+    private static String tail(Path log) {
+        try {
+            var lines = java.nio.file.Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (java.io.IOException e) {
+            return "(no log: " + e + ")";
         }
     }
 }

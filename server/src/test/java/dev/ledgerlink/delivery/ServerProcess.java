@@ -33,6 +33,10 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
+    boolean alive() {
+        return process.isAlive();
+    }
+
     /** kill -9: no shutdown hook runs, nothing is flushed or released. */
     void kill() throws InterruptedException {
         process.destroyForcibly();
