@@ -117,7 +117,14 @@ public final class DeliveryEngine implements AutoCloseable {
         busy.add(-1L);
         inFlightPerCallback.forEach((id, n) -> { if (n.get() >= perCallbackLimit) busy.add(id); });
         List<ClaimedDelivery> claimed = database.jdbi().withHandle(h -> {
-            claim(h, token, now, limit, busy);
+            try {
+                claim(h, token, now, limit, busy);
+            } catch (RuntimeException conflict) {
+                // Another process claimed at the same moment (H2 can report that as a deadlock).
+                // Rows this token already took are committed: load and send them now rather than
+                // leave them leased, unsent, until the lease expires.
+                LOG.debug("delivery claim cut short: {}", conflict.toString());
+            }
             return DeliveryStore.loadClaimed(h, token);
         });
         if (claimed.isEmpty()) return 0;
@@ -167,6 +174,9 @@ public final class DeliveryEngine implements AutoCloseable {
                 .bind("now", now).bind("limit", limit).mapTo(Long.class).list();
         if (candidates.isEmpty()) return;
         var batch = h.prepareBatch(DeliveryStore.CLAIM_ONE);
+        // Ascending ids: two processes claiming at once then lock rows in the same order, which
+        // makes them wait for each other instead of deadlocking.
+        candidates = candidates.stream().sorted().toList();
         for (Long id : candidates) batch.bind("token", token).bind("leaseUntil", leaseUntil).bind("now", now).bind("id", id).add();
         batch.execute();
     }

@@ -126,7 +126,8 @@ class CrashAndSharingTest {
                 } catch (AssertionError e) {
                     throw new AssertionError(e.getMessage() + "; received " + seen.size() + ", delivered "
                             + count(s, "delivered") + ", pending " + count(s, "pending") + "; servers alive: "
-                            + one.alive() + "/" + two.alive() + "; end of the servers' log:\n" + tail(log), e);
+                            + one.alive() + "/" + two.alive() + "; failed attempts: " + failedAttempts(s) + "; pending: " + pendingRows(s)
+                            + "; end of the servers' log:\n" + tail(log), e);
                 }
                 assertEquals(2 * events, seen.size());
                 var duplicated = seen.entrySet().stream().filter(e -> e.getValue().get() > 1).map(Map.Entry::getKey).toList();
@@ -135,6 +136,20 @@ class CrashAndSharingTest {
                 assertEquals(2L * events, attempts);
             }
         }
+    }
+
+    private static String failedAttempts(Setup s) {
+        return s.services().database().jdbi().withHandle(h -> h.createQuery(
+                "select coalesce(error, '') || ' ' || coalesce(cast(status_code as varchar), '-') || ' x' || cast(count(*) as varchar) "
+                        + "from delivery_attempts where status_code is null or status_code >= 300 group by error, status_code")
+                .mapTo(String.class).list()).toString();
+    }
+
+    private static String pendingRows(Setup s) {
+        return s.services().database().jdbi().withHandle(h -> h.createQuery(
+                "select cast(id as varchar) || ':' || coalesce(lease_owner, 'free') || '@' || cast(next_attempt_at as varchar) || ' attempts=' || cast(attempts as varchar) "
+                        + "from deliveries where state = 'pending' order by id limit 20")
+                .mapTo(String.class).list()).toString();
     }
 
     private static String tail(Path log) {
