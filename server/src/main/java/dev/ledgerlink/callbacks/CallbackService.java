@@ -11,6 +11,7 @@ import dev.ledgerlink.oauth.TokenPrincipal;
 import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.secrets.RandomTokens;
 import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.store.Deadlocks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -151,7 +152,7 @@ public final class CallbackService {
         CallbackStateMachine.apply(c.state(), Trigger.DELETE);
         // Deleting the row is what stops notifications and drops what was queued: the delivery
         // engine fans out over existing rows and drops a queued message whose callback is gone.
-        jdbi.useExtension(CallbackStore.class, s -> s.delete(id));
+        Deadlocks.retry(() -> jdbi.useExtension(CallbackStore.class, s -> s.delete(id)));
         LOG.info("callback {} deleted from account {}", id, accountId);
     }
 

@@ -157,14 +157,7 @@ class DeliveryEngineTest {
         try (TestServer server = TestServer.start(s -> s.set(Setting.DELIVERY_CONCURRENCY, "8")
                 .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S").set(Setting.DELIVERY_TIMEOUT, "PT60S"));
              Receiver hanging = new Receiver(); Receiver healthy = new Receiver()) {
-            hanging.answer(r -> {
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return Receiver.Answer.of(200);
-            });
+            hanging.answer(r -> answerAfter(release));
             var f = new CallbackFixture(server.services());
             f.callback("invoice", hanging.uri(), "h", true);
             f.callback("client", healthy.uri(), "ok", true);
@@ -189,14 +182,7 @@ class DeliveryEngineTest {
                 .set(Setting.DELIVERY_PER_CALLBACK_CONCURRENCY, "2")
                 .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S").set(Setting.DELIVERY_TIMEOUT, "PT60S"));
              Receiver hanging = new Receiver(); Receiver healthy = new Receiver()) {
-            hanging.answer(r -> {
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return Receiver.Answer.of(200);
-            });
+            hanging.answer(r -> answerAfter(release));
             var f = new CallbackFixture(server.services());
             for (int i = 0; i < 4; i++) f.callback("invoice", hanging.uri() + "?h" + i, "h" + i, true);
             f.callback("client", healthy.uri(), "ok", true);
@@ -222,7 +208,8 @@ class DeliveryEngineTest {
             publish(server.services(), f, "invoice.create", 5);
             receiver.await(2);
             f.setVerified(unverified, false);
-            server.services().database().jdbi().useHandle(h -> h.execute("delete from callbacks where id = ?", deleted));
+            dev.ledgerlink.store.Deadlocks.retry(() -> server.services().database().jdbi()
+                    .useHandle(h -> h.execute("delete from callbacks where id = ?", deleted)));
             try (Ticker ignored = new Ticker(server.clock)) {
                 await("dropped at send time", () -> only(server.services(), unverified).state().equals("dropped"));
             }
@@ -284,5 +271,15 @@ class DeliveryEngineTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertEquals(0, p.waitFor(), out);
         return out;
+    }
+
+    /** An endpoint that hangs until the test releases it, then answers 200. */
+    private static Receiver.Answer answerAfter(CountDownLatch release) {
+        try {
+            release.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return Receiver.Answer.of(200);
     }
 }
