@@ -49,7 +49,8 @@ public final class ApplicationService {
         if (!unknown.isEmpty()) v.add("scope", "unknown scope " + String.join(", ", unknown) + "; known: " + String.join(" ", Scopes.all()));
         v.throwIfInvalid();
 
-        String clientId = RandomTokens.urlSafe(24);
+        // Letters and digits only: a client id starting with "-" would read as an option on a command line.
+        String clientId = RandomTokens.alphanumeric(32);
         String secret = RandomTokens.urlSafe(32);
         long id = jdbi.withExtension(ApplicationStore.class, s -> s.insert(clientId, Hashes.sha256Hex(secret), n,
                 String.join("\n", uris), Scopes.join(scopeSet), clock.instant()));
