@@ -1,5 +1,6 @@
 package dev.ledgerlink.accounts;
 
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.secrets.Hashes;
@@ -53,7 +54,7 @@ public final class ApplicationService {
         String clientId = RandomTokens.alphanumeric(32);
         String secret = RandomTokens.urlSafe(32);
         long id = jdbi.withExtension(ApplicationStore.class, s -> s.insert(clientId, Hashes.sha256Hex(secret), n,
-                String.join("\n", uris), Scopes.join(scopeSet), clock.instant()));
+                String.join("\n", uris), Scopes.join(scopeSet), DbTime.now(clock)));
         return new Created(find(id).orElseThrow(), secret);
     }
 
@@ -84,7 +85,7 @@ public final class ApplicationService {
     public Created rotateSecret(String idOrClientId) {
         Application app = show(idOrClientId);
         String secret = RandomTokens.urlSafe(32);
-        jdbi.useExtension(ApplicationStore.class, s -> s.rotateSecret(app.id(), Hashes.sha256Hex(secret), clock.instant()));
+        jdbi.useExtension(ApplicationStore.class, s -> s.rotateSecret(app.id(), Hashes.sha256Hex(secret), DbTime.now(clock)));
         return new Created(find(app.id()).orElseThrow(), secret);
     }
 

@@ -1,8 +1,8 @@
 package dev.ledgerlink.oauth;
 
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.accounts.Scopes;
 import java.time.Clock;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
@@ -25,7 +25,7 @@ public final class Consents {
 
     /** Adds these scopes to what the user granted the application. */
     public void grant(long userId, long applicationId, Set<String> scopes) {
-        var now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+        var now = DbTime.now(clock);
         jdbi.useTransaction(h -> {
             ConsentStore s = h.attach(ConsentStore.class);
             Set<String> all = new LinkedHashSet<>(s.scopes(userId, applicationId).map(Scopes::parse).orElse(Set.of()));
