@@ -39,6 +39,7 @@ final class ServeCommand implements Callable<Integer> {
         Settings settings = b.build();
 
         long started = System.nanoTime();
+        DataDir.announceNewDatabase(settings, System.err);
         LedgerlinkServer server = LedgerlinkServer.start(settings, Clock.systemUTC());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
