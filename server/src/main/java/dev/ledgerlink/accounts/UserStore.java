@@ -28,4 +28,10 @@ public interface UserStore {
 
     @SqlQuery("select count(*) from users")
     long count();
+
+    @SqlQuery("select id, email, first_name, last_name, created_at from users order by id")
+    java.util.List<User> list();
+
+    @SqlUpdate("update users set password_hash = :passwordHash where id = :id")
+    int setPasswordHash(long id, String passwordHash);
 }

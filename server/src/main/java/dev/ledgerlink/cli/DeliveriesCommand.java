@@ -13,15 +13,15 @@ import picocli.CommandLine.Parameters;
         subcommands = {DeliveriesCommand.ListDeliveries.class, DeliveriesCommand.Redeliver.class})
 final class DeliveriesCommand {
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "A callback's deliveries, newest first, with every attempt.")
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "A callback's deliveries, newest first, each attempt with its time, status, duration and error.")
     static final class ListDeliveries extends ServiceCommand {
-        @Option(names = "--callback", required = true, paramLabel = "ID")
+        @Option(names = "--callback", required = true, paramLabel = "ID", description = "The callback's id (callbackid).")
         long callbackId;
 
-        @Option(names = "--page", defaultValue = "1")
+        @Option(names = "--page", defaultValue = "1", description = "Page, from 1 (default: ${DEFAULT-VALUE}).")
         int page;
 
-        @Option(names = "--per-page", defaultValue = "15")
+        @Option(names = "--per-page", defaultValue = "15", description = "Deliveries per page, 1 to 100 (default: ${DEFAULT-VALUE}).")
         int perPage;
 
         @Override
@@ -29,14 +29,18 @@ final class DeliveriesCommand {
             DeliveryService.DeliveryPage p = s.deliveries().history(null, callbackId, page, perPage);
             StringBuilder human = new StringBuilder();
             for (DeliveryRecord d : p.deliveries()) {
-                human.append(d.id()).append('\t').append(d.name()).append('\t').append(d.state())
-                        .append("\tattempts=").append(d.attemptCount());
-                if (!d.attempts().isEmpty()) {
-                    var last = d.attempts().getLast();
-                    human.append("\tlast=").append(last.statusCode() == null ? last.error() : "HTTP " + last.statusCode());
-                }
-                if (d.dropReason() != null) human.append("\t(").append(d.dropReason()).append(')');
+                human.append("delivery ").append(d.id()).append("  ").append(d.name()).append("  ").append(d.state())
+                        .append("  created ").append(d.createdAt());
+                if (d.dropReason() != null) human.append("  (").append(d.dropReason()).append(')');
                 human.append('\n');
+                // One line per attempt: when, what came back, how long it took, what went wrong.
+                for (DeliveryRecord.Attempt a : d.attempts()) {
+                    human.append("  attempt ").append(a.attempt()).append("  ").append(a.attemptedAt())
+                            .append("  ").append(a.statusCode() == null ? "no answer" : "HTTP " + a.statusCode())
+                            .append("  ").append(a.durationMs()).append(" ms");
+                    if (a.error() != null) human.append("  ").append(a.error());
+                    human.append('\n');
+                }
             }
             human.append("page ").append(p.page()).append('/').append(p.pages()).append(", ").append(p.total()).append(" deliveries");
             print(DeliveryJson.page(p), human.toString());
@@ -46,7 +50,7 @@ final class DeliveriesCommand {
     @Command(name = "redeliver", mixinStandardHelpOptions = true,
             description = "Queue a delivered or dropped delivery again from its first attempt (same message id).")
     static final class Redeliver extends ServiceCommand {
-        @Parameters(paramLabel = "ID")
+        @Parameters(paramLabel = "ID", description = "The delivery's id (deliveries list shows it).")
         long deliveryId;
 
         @Override
