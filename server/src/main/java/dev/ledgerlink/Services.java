@@ -5,9 +5,11 @@ import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.accounts.UserService;
 import dev.ledgerlink.callbacks.CallbackService;
 import dev.ledgerlink.callbacks.CallbackUriRule;
+import dev.ledgerlink.callbacks.OperatorCallbacks;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.DeliveryService;
+import dev.ledgerlink.delivery.Recovery;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.OAuthServer;
 import dev.ledgerlink.oauth.TokenService;
@@ -32,7 +34,8 @@ public record Services(
         SecretBox secretBox,
         DeliveryService deliveries,
         EventPublisher events,
-        CallbackService callbacks) {
+        CallbackService callbacks,
+        OperatorCallbacks operatorCallbacks) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
@@ -42,7 +45,8 @@ public record Services(
         var applications = new ApplicationService(jdbi, clock, devMode);
         var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL));
         var secretBox = SecretKeys.load(settings);
-        var deliveries = new DeliveryService(jdbi, clock);
+        var deliveries = new DeliveryService(jdbi, clock, new Recovery(
+                settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)));
         return new Services(settings, clock, database, metrics,
                 users,
                 accounts,
@@ -52,7 +56,8 @@ public record Services(
                 secretBox,
                 deliveries,
                 new EventPublisher(jdbi, clock, deliveries),
-                new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification));
+                new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification),
+                new OperatorCallbacks(jdbi, clock, deliveries::dropPending));
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

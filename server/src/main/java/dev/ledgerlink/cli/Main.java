@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "ledgerlink", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "OAuth 2.0 authorization and event-callback service.",
         subcommands = {ServeCommand.class, AccountsCommand.class, UsersCommand.class, AppsCommand.class, EventsCommand.class, DeliveriesCommand.class,
+                CallbacksCommand.class, GrantsCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main {
 

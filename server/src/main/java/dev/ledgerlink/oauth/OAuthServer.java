@@ -7,7 +7,8 @@ import dev.ledgerlink.config.Settings;
 import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
 
-/** The authorization server's parts, built once: the page flow, client authentication, the grants, revocation. */
+/** The authorization server's parts, built once: the page flow, client authentication, the grants, revocation,
+ * introspection, and the operators' view of grants. */
 public record OAuthServer(
         AuthorizationRequests requests,
         AuthorizationFlow flow,
@@ -15,7 +16,9 @@ public record OAuthServer(
         ClientAuthentication clients,
         AuthorizationCodeGrant authorizationCodeGrant,
         RefreshTokenGrant refreshTokenGrant,
-        Revocation revocation) {
+        Revocation revocation,
+        Introspection introspection,
+        Grants grants) {
 
     public static OAuthServer create(Settings settings, Clock clock, Jdbi jdbi, TokenService tokens,
                                      UserService users, ApplicationService applications) {
@@ -28,6 +31,8 @@ public record OAuthServer(
                 new ClientAuthentication(applications),
                 new AuthorizationCodeGrant(jdbi, tokens),
                 new RefreshTokenGrant(jdbi, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW)),
-                new Revocation(jdbi, tokens));
+                new Revocation(jdbi, tokens),
+                new Introspection(jdbi, clock, applications),
+                new Grants(jdbi, tokens));
     }
 }

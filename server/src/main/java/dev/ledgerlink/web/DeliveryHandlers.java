@@ -1,5 +1,6 @@
 package dev.ledgerlink.web;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.callbacks.CallbackSearch;
 import dev.ledgerlink.callbacks.CallbackService;
 import dev.ledgerlink.delivery.DeliveryJson;
@@ -10,8 +11,9 @@ import io.javalin.http.Context;
 import java.util.Map;
 
 /**
- * GET .../callbacks/{callback_id}/deliveries: a callback's delivery history, to whoever may read the
- * callback itself (the same bearer, membership, application and scope checks), paged like the list.
+ * GET .../callbacks/{callback_id}/deliveries (a callback's delivery history, paged like the list) and
+ * POST .../callbacks/{callback_id}/recover, to whoever may read the callback itself (the same bearer,
+ * membership, application and scope checks).
  */
 final class DeliveryHandlers {
     private final CallbackService callbacks;
@@ -34,7 +36,21 @@ final class DeliveryHandlers {
         ctx.json(Map.of("response", Map.of("result", DeliveryJson.page(page))));
     }
 
-    private static long callbackId(Context ctx) {
+    /**
+     * POST .../callbacks/{callback_id}/recover {"since", "until"?}: re-queues the callback's dropped
+     * deliveries of that window, paced (delivery.Recovery); answers how many.
+     */
+    void recover(Context ctx) {
+        TokenPrincipal who = auth.require(ctx);
+        String accountId = ctx.pathParam("account_id");
+        long id = callbackId(ctx);
+        callbacks.get(who, accountId, id);   // 404/403 exactly as reading the callback would
+        JsonNode body = Json.objectBody(ctx);
+        var r = deliveries.recover(accountId, id, RecoverJson.text(body, "since"), RecoverJson.text(body, "until"));
+        ctx.json(Map.of("response", Map.of("result", AdminJson.recover(r))));
+    }
+
+    static long callbackId(Context ctx) {
         try {
             long id = Long.parseLong(ctx.pathParam("callback_id"));
             if (id > 0) return id;
