@@ -8,6 +8,7 @@ import dev.ledgerlink.callbacks.CallbackUriRule;
 import dev.ledgerlink.callbacks.OperatorCallbacks;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.delivery.CallbackHistory;
 import dev.ledgerlink.delivery.DeliveryService;
 import dev.ledgerlink.delivery.Recovery;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
@@ -35,6 +36,7 @@ public record Services(
         DeliveryService deliveries,
         EventPublisher events,
         CallbackService callbacks,
+        CallbackHistory callbackHistory,
         OperatorCallbacks operatorCallbacks) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
@@ -47,6 +49,7 @@ public record Services(
         var secretBox = SecretKeys.load(settings);
         var deliveries = new DeliveryService(jdbi, clock, new Recovery(
                 settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)));
+        var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification);
         return new Services(settings, clock, database, metrics,
                 users,
                 accounts,
@@ -55,8 +58,9 @@ public record Services(
                 OAuthServer.create(settings, clock, jdbi, tokens, users, applications),
                 secretBox,
                 deliveries,
-                new EventPublisher(jdbi, clock, deliveries),
-                new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification),
+                new EventPublisher(jdbi, clock, deliveries::fanOut, deliveries::enqueued),
+                callbacks,
+                new CallbackHistory(callbacks, deliveries),
                 new OperatorCallbacks(jdbi, clock, deliveries::dropPending));
     }
 

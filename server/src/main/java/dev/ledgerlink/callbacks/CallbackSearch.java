@@ -14,6 +14,7 @@ import java.util.Map;
  * not a positive integer / boolean, an unknown event, or an unknown search[...] key is a 422 naming it.
  */
 public record CallbackSearch(int page, int perPage, String noun, String name, String uri, Boolean verified) {
+    public static final int MAX_PER_PAGE = Paging.MAX_PER_PAGE;
     private static final java.util.Set<String> SEARCH_KEYS = java.util.Set.of("search[event]", "search[uri]", "search[verified]");
 
     public long offset() {

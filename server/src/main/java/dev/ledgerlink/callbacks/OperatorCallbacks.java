@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class OperatorCallbacks {
     public static final Set<String> STATES = Set.of("unverified", "verified", "disabled");
+    /** accounts.account_id is varchar(16): a longer filter names no account and must not reach the cast. */
+    private static final int MAX_ACCOUNT_ID = 16;
     private static final Logger LOG = LoggerFactory.getLogger(OperatorCallbacks.class);
 
     /** Drops what is still queued for a callback (the delivery package's part of DROP_PENDING). */
@@ -44,8 +46,10 @@ public final class OperatorCallbacks {
     /** @param state unverified, verified, disabled, or null for all; @param accountId null for all accounts */
     public Paging.Page<Callback> list(String state, String accountId, Paging paging) {
         String s = state == null || state.isBlank() ? null : state.trim().toLowerCase(Locale.ROOT);
-        new Validation().check(s == null || STATES.contains(s), "state", "must be unverified, verified or disabled").throwIfInvalid();
         String account = accountId == null || accountId.isBlank() ? null : accountId.trim();
+        new Validation().check(s == null || STATES.contains(s), "state", "must be unverified, verified or disabled")
+                .check(account == null || account.length() <= MAX_ACCOUNT_ID, "account_id", "is not an account id (at most 16 characters)")
+                .throwIfInvalid();
         return jdbi.withExtension(CallbackStore.class, st -> paging.page(st.operatorCount(account, s),
                 st.operatorSearch(account, s, paging.perPage(), paging.offset())));
     }

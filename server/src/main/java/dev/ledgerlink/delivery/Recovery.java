@@ -55,11 +55,24 @@ public record Recovery(Duration spacing, Duration maxWindow) {
             if (required) v.add(field, "is required: an ISO-8601 instant such as 2026-11-20T08:00:00Z");
             return null;
         }
+        return parseInstant(text, field, v);
+    }
+
+    private static final Instant EARLIEST = Instant.parse("1970-01-01T00:00:00Z");
+    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
+
+    /**
+     * The one reading of a time in a delivery query (recover, the admin deliveries list): an ISO-8601
+     * instant with an offset, between 1970 and 9999 (what both databases store); else a violation.
+     */
+    public static Instant parseInstant(String text, String field, Validation v) {
         try {
-            return OffsetDateTime.parse(text.trim()).toInstant();
-        } catch (DateTimeParseException e) {
+            Instant t = OffsetDateTime.parse(text.trim()).toInstant();
+            if (!t.isBefore(EARLIEST) && !t.isAfter(LATEST)) return t;
+            v.add(field, "must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z");
+        } catch (DateTimeParseException | ArithmeticException e) {
             v.add(field, "must be an ISO-8601 instant with an offset, such as 2026-11-20T08:00:00Z");
-            return null;
         }
+        return null;
     }
 }

@@ -5,13 +5,12 @@ import dev.ledgerlink.Services;
 import dev.ledgerlink.accounts.AccountsJson;
 import dev.ledgerlink.callbacks.Callback;
 import dev.ledgerlink.delivery.DeliveryJson;
+import dev.ledgerlink.delivery.Recovery;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.paging.Paging;
 import io.javalin.http.Context;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,23 +31,23 @@ final class AdminHandlers {
     }
 
     Map<String, ?> disableCallback(Context ctx) {
-        return callbackJson(s.operatorCallbacks().disable(id(ctx, "callback_id")));
+        return callbackJson(s.operatorCallbacks().disable(PathIds.positive(ctx, "callback_id")));
     }
 
     Map<String, ?> enableCallback(Context ctx) {
-        return callbackJson(s.operatorCallbacks().enable(id(ctx, "callback_id")));
+        return callbackJson(s.operatorCallbacks().enable(PathIds.positive(ctx, "callback_id")));
     }
 
     Map<String, ?> redeliver(Context ctx) {
-        return Map.of("delivery", DeliveryJson.of(s.deliveries().redeliver(id(ctx, "delivery_id"))));
+        return Map.of("delivery", DeliveryJson.of(s.deliveries().redeliver(PathIds.positive(ctx, "delivery_id"))));
     }
 
     Map<String, ?> grant(Context ctx) {
-        return Map.of("grant", AdminJson.grant(s.oauth().grants().show(id(ctx, "grant_id"))));
+        return Map.of("grant", AdminJson.grant(s.oauth().grants().show(PathIds.positive(ctx, "grant_id"))));
     }
 
     Map<String, ?> revokeGrant(Context ctx) {
-        return Map.of("grant", AdminJson.grant(s.oauth().grants().revoke(id(ctx, "grant_id"))));
+        return Map.of("grant", AdminJson.grant(s.oauth().grants().revoke(PathIds.positive(ctx, "grant_id"))));
     }
 
     /** Every admin route: the operator key first, then the handler's answer as JSON. */
@@ -74,7 +73,7 @@ final class AdminHandlers {
     }
 
     Map<String, ?> user(Context ctx) {
-        long id = id(ctx, "user_id");
+        long id = PathIds.positive(ctx, "user_id");
         return Map.of("user", AccountsJson.user(s.users().find(id).orElseThrow(() -> ServiceException.notFound("No user " + id + "."))));
     }
 
@@ -97,7 +96,7 @@ final class AdminHandlers {
 
     /** {"name", "redirect_uris": [...], "scopes": [...]}: the secret is in this answer only. */
     Map<String, ?> createApplication(Context ctx) {
-        JsonNode body = Json.objectBody(ctx);
+        JsonNode body = RequestBodies.objectBody(ctx);
         var created = s.applications().create(text(body, "name"), strings(body, "redirect_uris"), strings(body, "scopes"));
         ctx.status(201);
         return Map.of("application", AccountsJson.created(created, s.clock().instant()));
@@ -105,7 +104,7 @@ final class AdminHandlers {
 
     /** Body optional: {"keep_old": "P7D"} keeps the old secret valid that long. */
     Map<String, ?> rotateSecret(Context ctx) {
-        String keepOld = ctx.bodyAsBytes().length == 0 ? null : text(Json.objectBody(ctx), "keep_old");
+        String keepOld = ctx.bodyAsBytes().length == 0 ? null : text(RequestBodies.objectBody(ctx), "keep_old");
         return Map.of("application", AccountsJson.created(s.applications().rotateSecret(ctx.pathParam("id"), keepOld), s.clock().instant()));
     }
 
@@ -122,12 +121,12 @@ final class AdminHandlers {
     }
 
     Map<String, ?> callback(Context ctx) {
-        return callbackJson(s.operatorCallbacks().show(id(ctx, "callback_id")));
+        return callbackJson(s.operatorCallbacks().show(PathIds.positive(ctx, "callback_id")));
     }
 
     Map<String, ?> recover(Context ctx) {
-        JsonNode body = Json.objectBody(ctx);
-        var r = s.deliveries().recover(null, id(ctx, "callback_id"), RecoverJson.text(body, "since"), RecoverJson.text(body, "until"));
+        JsonNode body = RequestBodies.objectBody(ctx);
+        var r = s.deliveries().recover(null, PathIds.positive(ctx, "callback_id"), RecoverJson.text(body, "since"), RecoverJson.text(body, "until"));
         return Map.of("recover", AdminJson.recover(r));
     }
 
@@ -161,16 +160,6 @@ final class AdminHandlers {
         return Paging.parse(ctx.queryParamMap());
     }
 
-    /** A positive id in the path; anything else names nothing that exists: 404. */
-    private static long id(Context ctx, String name) {
-        String text = ctx.pathParam(name);
-        if (text.matches("[0-9]{1,18}")) {
-            long id = Long.parseLong(text);
-            if (id > 0) return id;
-        }
-        throw ServiceException.notFound();
-    }
-
     private static Long longParam(Context ctx, String name, Validation v) {
         String text = ctx.queryParam(name);
         if (text == null || text.isBlank()) return null;
@@ -181,13 +170,7 @@ final class AdminHandlers {
 
     private static Instant instantParam(Context ctx, String name, Validation v) {
         String text = ctx.queryParam(name);
-        if (text == null || text.isBlank()) return null;
-        try {
-            return OffsetDateTime.parse(text.trim()).toInstant();
-        } catch (DateTimeParseException e) {
-            v.add(name, "must be an ISO-8601 instant with an offset, such as 2026-11-20T08:00:00Z");
-            return null;
-        }
+        return text == null || text.isBlank() ? null : Recovery.parseInstant(text, name, v);
     }
 
     private static String text(JsonNode body, String field) {

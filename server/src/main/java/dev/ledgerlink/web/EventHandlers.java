@@ -2,9 +2,9 @@ package dev.ledgerlink.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.events.Event;
+import dev.ledgerlink.events.EventJson;
 import dev.ledgerlink.events.EventPublisher;
 import io.javalin.http.Context;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** POST /internal/v1/events: other internal services publish events here, with the operator key (not OAuth). */
@@ -19,24 +19,11 @@ public final class EventHandlers {
 
     void publish(Context ctx) {
         operator.require(ctx);
-        JsonNode body = Json.objectBody(ctx);
+        JsonNode body = RequestBodies.objectBody(ctx);
         Event e = publisher.publish(new EventPublisher.Request(
                 text(body, "name"), text(body, "account_id"), id(body, "object_id"), id(body, "user_id"),
                 ctx.header("Idempotency-Key")));
-        ctx.status(202).json(Map.of("event", json(e)));
-    }
-
-    /** An event as the API and the CLI show it. */
-    public static Map<String, Object> json(Event e) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", e.id());
-        m.put("name", e.name());
-        m.put("account_id", e.accountId());
-        m.put("object_id", e.objectId());
-        m.put("user_id", e.userId());
-        m.put("created_at", e.createdAt().toString());
-        m.put("deliveries", e.deliveries());
-        return m;
+        ctx.status(202).json(Map.of("event", EventJson.of(e)));
     }
 
     private static String text(JsonNode body, String field) {

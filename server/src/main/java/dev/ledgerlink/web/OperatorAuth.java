@@ -21,19 +21,13 @@ final class OperatorAuth {
         if (!key.configured()) {
             throw ServiceException.forbidden("The internal API is disabled: set events.operator-key (LEDGERLINK_EVENTS_OPERATOR_KEY) to enable it.");
         }
-        String presented = bearer(ctx);
+        String presented = BearerHeader.credential(ctx);
         if (presented == null) throw ServiceException.unauthorized("The operator key is required (Authorization: Bearer <operator key>).");
         if (!key.matches(presented)) throw ServiceException.unauthorized("The operator key is wrong.");
     }
 
     /** Whether this request carries the operator key (introspection also accepts client credentials). */
     boolean presentedBy(Context ctx) {
-        return key.matches(bearer(ctx));
-    }
-
-    private static String bearer(Context ctx) {
-        String header = ctx.header("Authorization");
-        if (header == null || header.length() < 7 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) return null;
-        return header.substring(7);
+        return key.matches(BearerHeader.credential(ctx));
     }
 }

@@ -1,6 +1,7 @@
 package dev.ledgerlink.web;
 
 import dev.ledgerlink.Services;
+import dev.ledgerlink.events.OperatorKey;
 import io.javalin.config.RoutesConfig;
 import java.util.List;
 
@@ -8,7 +9,7 @@ import java.util.List;
 final class Routes {
     private Routes() {}
 
-    static void register(RoutesConfig r, Services s) {
+    static void register(RoutesConfig r, Services s, OperatorKey operatorKey) {
         // API conventions (Api-Version) on the API paths; the token endpoints follow OAuth instead.
         WebServer.apiConventions(r, List.of("/events/*", "/auth/api/*"));
 
@@ -29,7 +30,7 @@ final class Routes {
         r.post("/oauth/authorize", authorize::submit);
         var o = s.oauth();
         // One operator key for every internal route (events, admin, introspection by the platform's services).
-        var operator = new OperatorAuth(dev.ledgerlink.events.OperatorKey.forServer(s.settings()));
+        var operator = new OperatorAuth(operatorKey);
         var tokens = new TokenHandlers(o.clients(), o.authorizationCodeGrant(), o.refreshTokenGrant(), o.revocation(),
                 o.introspection(), operator);
         r.post("/auth/oauth/token", tokens::token);
@@ -46,7 +47,7 @@ final class Routes {
         r.get(cb + "/{callback_id}", callbacks::get);
         r.put(cb + "/{callback_id}", callbacks::put);
         r.delete(cb + "/{callback_id}", callbacks::delete);
-        var deliveries = new DeliveryHandlers(s.callbacks(), s.deliveries(), bearer);
+        var deliveries = new DeliveryHandlers(s.callbackHistory(), bearer);
         r.get(cb + "/{callback_id}/deliveries", deliveries::history);
         r.post(cb + "/{callback_id}/recover", deliveries::recover);
 

@@ -134,6 +134,8 @@ class AdminApiTest {
             assertEquals(unverified, ok(get(server, "/callbacks?state=unverified&account_id=" + f.account.accountId())).at("/callbacks/0/id").asLong());
             assertEquals(2, ok(get(server, "/callbacks?account_id=" + f.account.accountId())).get("total").asInt());
             assertField(get(server, "/callbacks?state=sleeping"), 422, "state");
+            assertField(get(server, "/callbacks?account_id=" + "x".repeat(300)), 422, "account_id");
+            assertField(get(server, "/memberships?account_id=" + "x".repeat(300)), 422, "account_id");
 
             // A pending delivery is dropped when the callback is disabled; recover then refuses (409) until it is enabled.
             receiver.answer(r -> new Receiver.Answer(500, java.util.Map.of(), java.time.Duration.ZERO));
@@ -183,6 +185,10 @@ class AdminApiTest {
             assertField(get(server, "/deliveries?since=yesterday"), 422, "since");
             assertField(get(server, "/deliveries?callback_id=-1"), 422, "callback_id");
             assertField(get(server, "/deliveries?since=" + after + "&until=" + before), 422, "since");
+            assertField(get(server, "/deliveries?since=%2B999999999-12-31T00:00:00Z"), 422, "since");
+            assertField(get(server, "/deliveries?until=0001-01-01T00:00:00Z"), 422, "until");
+            assertField(post(server, "/callbacks/" + id + "/recover",
+                    "{\"since\": \"+999999999-12-30T00:00:00Z\", \"until\": \"+999999999-12-31T00:00:00Z\"}"), 422, "since");
 
             assertEquals("pending", ok(post(server, "/deliveries/" + deliveryId + "/redeliver", "")).at("/delivery/state").asText());
             server.clock.advance(java.time.Duration.ofSeconds(1));
