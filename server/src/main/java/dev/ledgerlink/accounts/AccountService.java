@@ -1,5 +1,6 @@
 package dev.ledgerlink.accounts;
 
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.secrets.RandomTokens;
@@ -34,7 +35,7 @@ public final class AccountService {
         for (int attempt = 0; attempt < 20; attempt++) {
             String accountId = RandomTokens.alphanumeric(ACCOUNT_ID_LENGTH);
             try {
-                jdbi.useExtension(AccountStore.class, s -> s.insert(accountId, n, tz, clock.instant()));
+                jdbi.useExtension(AccountStore.class, s -> s.insert(accountId, n, tz, DbTime.now(clock)));
                 return find(accountId).orElseThrow();
             } catch (RuntimeException e) {
                 if (!Constraints.isUniqueViolation(e)) throw e;
@@ -78,7 +79,7 @@ public final class AccountService {
         v.check(userExists, "user", "no user has the id " + userId);
         v.throwIfInvalid();
         try {
-            jdbi.useExtension(AccountStore.class, s -> s.insertMembership(account.get().businessId(), userId, r, clock.instant()));
+            jdbi.useExtension(AccountStore.class, s -> s.insertMembership(account.get().businessId(), userId, r, DbTime.now(clock)));
         } catch (RuntimeException e) {
             if (Constraints.isUniqueViolation(e)) throw ServiceException.invalid("user", "is already a member of account " + accountId);
             throw e;

@@ -1,5 +1,6 @@
 package dev.ledgerlink.accounts;
 
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.secrets.Hashes;
@@ -72,7 +73,7 @@ public final class ApplicationService {
         v.throwIfInvalid();
 
         long id = jdbi.withExtension(ApplicationStore.class, s -> s.insert(clientId, Hashes.sha256Hex(secret), n,
-                String.join("\n", uris), Scopes.join(scopeSet), clock.instant()));
+                String.join("\n", uris), Scopes.join(scopeSet), DbTime.now(clock)));
         return new Created(find(id).orElseThrow(), secret);
     }
 
@@ -103,7 +104,7 @@ public final class ApplicationService {
     public Created rotateSecret(String idOrClientId) {
         Application app = show(idOrClientId);
         String secret = RandomTokens.urlSafe(32);
-        jdbi.useExtension(ApplicationStore.class, s -> s.rotateSecret(app.id(), Hashes.sha256Hex(secret), clock.instant()));
+        jdbi.useExtension(ApplicationStore.class, s -> s.rotateSecret(app.id(), Hashes.sha256Hex(secret), DbTime.now(clock)));
         return new Created(find(app.id()).orElseThrow(), secret);
     }
 

@@ -59,7 +59,8 @@ final class ServeCommand implements Callable<Integer> {
         }, "ledgerlink-shutdown"));
 
         if (settings.flag(Setting.DEV)) {
-            DemoData.ensure(server.services(), server.baseUrl()).ifPresent(demo -> System.out.println(demo.describe(server.authUrl())));
+            var s = server.services();
+            DemoData.ensure(s.users(), s.accounts(), s.applications()).ifPresent(demo -> System.out.println(demo.describe(server.authUrl())));
         }
         LOG.info("ledgerlink ready on {} (auth page {}, database {}) in {} ms", server.baseUrl(), server.authUrl(),
                 server.services().database().dialect().name().toLowerCase(), (System.nanoTime() - started) / 1_000_000);

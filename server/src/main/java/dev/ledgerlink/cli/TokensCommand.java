@@ -2,7 +2,7 @@ package dev.ledgerlink.cli;
 
 import dev.ledgerlink.Services;
 import dev.ledgerlink.oauth.OperatorGrant;
-import dev.ledgerlink.web.Json;
+import dev.ledgerlink.json.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package dev.ledgerlink.oauth;
 
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.accounts.Scopes;
 import java.time.Clock;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.jdbi.v3.core.Handle;
@@ -31,7 +31,7 @@ public final class Consents {
 
     /** The same, inside the caller's transaction (an operator's grant records consent and mints in one). */
     void grant(Handle h, long userId, long applicationId, Set<String> scopes) {
-        var now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+        var now = DbTime.now(clock);
         ConsentStore s = h.attach(ConsentStore.class);
         Set<String> all = new LinkedHashSet<>(s.scopes(userId, applicationId).map(Scopes::parse).orElse(Set.of()));
         all.addAll(scopes);

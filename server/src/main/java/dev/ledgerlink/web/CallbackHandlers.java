@@ -37,7 +37,7 @@ final class CallbackHandlers {
 
     void get(Context ctx) {
         TokenPrincipal who = auth.require(ctx);
-        ctx.json(one(callbacks.get(who, accountId(ctx), callbackId(ctx))));
+        ctx.json(one(callbacks.get(who, accountId(ctx), PathIds.callbackId(ctx))));
     }
 
     void list(Context ctx) {
@@ -56,7 +56,7 @@ final class CallbackHandlers {
     void put(Context ctx) {
         TokenPrincipal who = auth.require(ctx);
         String accountId = accountId(ctx);
-        long id = callbackId(ctx);
+        long id = PathIds.callbackId(ctx);
         JsonNode cb = callbackObject(ctx);
         Callback c;
         if (cb.has("verifier")) {
@@ -79,7 +79,7 @@ final class CallbackHandlers {
 
     void delete(Context ctx) {
         TokenPrincipal who = auth.require(ctx);
-        callbacks.delete(who, accountId(ctx), callbackId(ctx));
+        callbacks.delete(who, accountId(ctx), PathIds.callbackId(ctx));
         ctx.json(Map.of("response", Map.of()));
     }
 
@@ -103,20 +103,10 @@ final class CallbackHandlers {
         return ctx.pathParam("account_id");
     }
 
-    /** An id that is not a positive integer names no callback: 404, as for an unknown one. */
-    private static long callbackId(Context ctx) {
-        try {
-            long id = Long.parseLong(ctx.pathParam("callback_id"));
-            if (id > 0) return id;
-        } catch (NumberFormatException e) {
-            // falls through
-        }
-        throw ServiceException.notFound();
-    }
 
     /** The body's "callback" object; malformed JSON is a 400, a missing object or an unknown field a 422. */
     private static JsonNode callbackObject(Context ctx) {
-        JsonNode body = Json.objectBody(ctx);
+        JsonNode body = RequestBodies.objectBody(ctx);
         Validation v = new Validation();
         body.fieldNames().forEachRemaining(f -> {
             if (!f.equals("callback")) v.add(f, "is not a known field (the body is {\"callback\": {...}})");

@@ -1,6 +1,7 @@
 package dev.ledgerlink.web;
 
 import dev.ledgerlink.Services;
+import dev.ledgerlink.events.OperatorKey;
 import io.javalin.config.RoutesConfig;
 import java.util.List;
 
@@ -8,7 +9,7 @@ import java.util.List;
 final class Routes {
     private Routes() {}
 
-    static void register(RoutesConfig r, Services s) {
+    static void register(RoutesConfig r, Services s, OperatorKey operatorKey) {
         // API conventions (Api-Version) on the API paths; the token endpoints follow OAuth instead.
         WebServer.apiConventions(r, List.of("/events/*", "/auth/api/*"));
 
@@ -42,10 +43,10 @@ final class Routes {
         r.get(cb + "/{callback_id}", callbacks::get);
         r.put(cb + "/{callback_id}", callbacks::put);
         r.delete(cb + "/{callback_id}", callbacks::delete);
-        r.get(cb + "/{callback_id}/deliveries", new DeliveryHandlers(s.callbacks(), s.deliveries(), bearer)::history);
+        r.get(cb + "/{callback_id}/deliveries", new DeliveryHandlers(s.callbackHistory(), bearer)::history);
 
         // Event publishing for internal services (operator key, not OAuth).
-        var events = new EventHandlers(s.events(), dev.ledgerlink.events.OperatorKey.forServer(s.settings()));
+        var events = new EventHandlers(s.events(), operatorKey);
         r.post("/internal/v1/events", events::publish);
 
         // Development mode only: test events with the application's own token (docs/sandbox.md).
