@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
  * test runs in its own JVM. Prints a table and writes results.json (see docs/BENCHMARKS.md).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Measure ledgerlink on this machine over loopback: token endpoint, delivery, isolation, footprint.")
+        description = "Measure ledgerlink on this machine over loopback: token endpoint, delivery, isolation, footprint; "
+                + "with --peer keycloak, Keycloak's refresh grants beside ledgerlink's.")
 public final class BenchMain implements Callable<Integer> {
     @Option(names = "--quick", description = "Every scenario for about a second with tiny counts (what the test suite runs).")
     boolean quick;

@@ -78,5 +78,11 @@ final class Routes {
         r.get(a + "/grants", admin.op(admin::grants));
         r.get(a + "/grants/{grant_id}", admin.op(admin::grant));
         r.post(a + "/grants/{grant_id}/revoke", admin.op(admin::revokeGrant));
+
+        // Development mode only: test events with the application's own token (docs/sandbox.md).
+        if (s.settings().flag(dev.ledgerlink.config.Setting.DEV)) {
+            var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts()), bearer);
+            r.post("/events/account/{account_id}/events/test", testEvents::send);
+        }
     }
 }
