@@ -1,7 +1,10 @@
 package dev.ledgerlink.cli;
 
 import dev.ledgerlink.Services;
+import dev.ledgerlink.accounts.AccountsJson;
 import dev.ledgerlink.accounts.User;
+import dev.ledgerlink.paging.Paging;
+import dev.ledgerlink.web.AdminJson;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -10,10 +13,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "users", mixinStandardHelpOptions = true, description = "People who log in on the authorization page.",
-        subcommands = {UsersCommand.Create.class})
+        subcommands = {UsersCommand.Create.class, UsersCommand.ListUsers.class})
 final class UsersCommand {
 
     @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a user; prints its user_id.")
@@ -57,6 +61,20 @@ final class UsersCommand {
             out.put("first_name", u.firstName());
             out.put("last_name", u.lastName());
             print(out, "user " + u.id() + " created (" + u.email() + ")");
+        }
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "Users in the order they were created.")
+    static final class ListUsers extends ServiceCommand {
+        @Mixin
+        PageOptions pages;
+
+        @Override
+        void run(Services s) {
+            Paging.Page<User> p = s.users().page(pages.paging());
+            StringBuilder human = new StringBuilder();
+            for (User u : p.items()) human.append(u.id()).append('\t').append(u.email()).append('\n');
+            print(AdminJson.page(p, "users", AccountsJson::user), human + PageOptions.footer(p, "users"));
         }
     }
 }
