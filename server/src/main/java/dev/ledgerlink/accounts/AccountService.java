@@ -75,9 +75,9 @@ public final class AccountService {
         String r = role == null ? "owner" : role.trim().toLowerCase(java.util.Locale.ROOT);
         Validation v = new Validation().check(ROLES.contains(r), "role", "must be one of " + String.join(", ", ROLES.stream().sorted().toList()));
         Optional<Account> account = find(accountId);
-        v.check(account.isPresent(), "account", "no account has the id " + accountId);
+        v.check(account.isPresent(), "account", "is not known: no account has the id " + accountId);
         boolean userExists = jdbi.withExtension(UserStore.class, s -> s.find(userId)).isPresent();
-        v.check(userExists, "user", "no user has the id " + userId);
+        v.check(userExists, "user", "is not known: no user has the id " + userId);
         v.throwIfInvalid();
         try {
             jdbi.useExtension(AccountStore.class, s -> s.insertMembership(account.get().businessId(), userId, r, DbTime.now(clock)));

@@ -70,14 +70,14 @@ public final class ApplicationService {
         if (scopes != null) scopes.forEach(s -> scopeSet.addAll(Scopes.parse(s)));
         Validation v = new Validation()
                 .check(Names.isValidRequired(n), "name", "must not be empty; " + Names.RULE)
-                .check(!uris.isEmpty(), "redirect_uri", "at least one redirect URI is required")
-                .check(uris.size() <= MAX_REDIRECT_URIS, "redirect_uri", "at most " + MAX_REDIRECT_URIS + " redirect URIs")
-                .check(!scopeSet.isEmpty(), "scope", "at least one scope is required");
+                .check(!uris.isEmpty(), "redirect_uri", "is required (at least one redirect URI)")
+                .check(uris.size() <= MAX_REDIRECT_URIS, "redirect_uri", "must be at most " + MAX_REDIRECT_URIS + " redirect URIs")
+                .check(!scopeSet.isEmpty(), "scope", "is required (at least one scope)");
         for (String uri : uris) {
             RedirectUriRule.problem(uri, devMode).ifPresent(p -> v.add("redirect_uri", uri + " " + p));
         }
         List<String> unknown = new ArrayList<>(scopeSet.stream().filter(s -> !Scopes.isKnown(s)).toList());
-        if (!unknown.isEmpty()) v.add("scope", "unknown scope " + String.join(", ", unknown) + "; known: " + String.join(" ", Scopes.all()));
+        if (!unknown.isEmpty()) v.add("scope", "must be scopes of the catalog; not known: " + String.join(", ", unknown) + " (known: " + String.join(" ", Scopes.all()) + ")");
         v.throwIfInvalid();
 
         long id = jdbi.withExtension(ApplicationStore.class, s -> s.insert(clientId, Hashes.sha256Hex(secret), n,

@@ -31,9 +31,8 @@ public final class UserService {
         String first = firstName == null ? "" : firstName.trim();
         String last = lastName == null ? "" : lastName.trim();
         Validation v = new Validation()
-                .check(e.length() <= 320 && EMAIL.matcher(e).matches(), "email", "must be an e-mail address such as ana@example.com")
-                .check(password != null && password.length() >= MIN_PASSWORD_LENGTH, "password", "must be at least " + MIN_PASSWORD_LENGTH + " characters")
-                .check(password == null || password.length() <= MAX_PASSWORD_LENGTH, "password", "must be at most " + MAX_PASSWORD_LENGTH + " characters")
+                .check(e.length() <= 320 && EMAIL.matcher(e).matches(), "email", "must be an e-mail address such as ana@example.com");
+        checkPassword(v, password)
                 .check(Names.isValid(first), "first_name", Names.RULE)
                 .check(Names.isValid(last), "last_name", Names.RULE);
         v.throwIfInvalid();
@@ -46,6 +45,26 @@ public final class UserService {
             if (Constraints.isUniqueViolation(ex)) throw ServiceException.invalid("email", "is already registered");
             throw ex;
         }
+    }
+
+    /** The password rule: between the minimum and maximum length. */
+    private static Validation checkPassword(Validation v, String password) {
+        return v.check(password != null && password.length() >= MIN_PASSWORD_LENGTH, "password", "must be at least " + MIN_PASSWORD_LENGTH + " characters")
+                .check(password == null || password.length() <= MAX_PASSWORD_LENGTH, "password", "must be at most " + MAX_PASSWORD_LENGTH + " characters");
+    }
+
+    /** Every user, oldest first (operators; there is no paging at this scale). */
+    public java.util.List<User> list() {
+        return jdbi.withExtension(UserStore.class, UserStore::list);
+    }
+
+    /** A new password for the user with this e-mail (an operator's reset, e.g. a lost demo password). */
+    public User setPassword(String email, String password) {
+        checkPassword(new Validation(), password).throwIfInvalid();
+        User user = findByEmail(email).orElseThrow(() -> ServiceException.notFound("No user has the e-mail " + email + "."));
+        String hash = PasswordHasher.hash(password);
+        jdbi.useExtension(UserStore.class, s -> s.setPasswordHash(user.id(), hash));
+        return user;
     }
 
     public Optional<User> find(long id) {

@@ -30,6 +30,12 @@ public interface UserStore {
     @SqlQuery("select count(*) from users")
     long count();
 
+    @SqlQuery("select id, email, first_name, last_name, created_at from users order by id")
+    java.util.List<User> list();
+
+    @SqlUpdate("update users set password_hash = :passwordHash where id = :id")
+    int setPasswordHash(long id, String passwordHash);
+
     @SqlQuery("select id, email, first_name, last_name, created_at from users order by id limit :limit offset :offset")
     List<User> page(int limit, long offset);
 }

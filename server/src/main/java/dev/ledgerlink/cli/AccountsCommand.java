@@ -99,10 +99,10 @@ final class AccountsCommand {
     static long resolveUser(Services s, String idOrEmail) {
         if (idOrEmail.matches("\\d{1,18}")) {
             return s.users().find(Long.parseLong(idOrEmail)).map(User::id)
-                    .orElseThrow(() -> ServiceException.invalid("user", "no user has the id " + idOrEmail));
+                    .orElseThrow(() -> ServiceException.invalid("user", "is not known: no user has the id " + idOrEmail));
         }
         return s.users().findByEmail(idOrEmail).map(User::id)
-                .orElseThrow(() -> ServiceException.invalid("user", "no user has the e-mail " + idOrEmail));
+                .orElseThrow(() -> ServiceException.invalid("user", "is not known: no user has the e-mail " + idOrEmail));
     }
 
     static Map<String, Object> accountJson(Account a) {

@@ -19,13 +19,14 @@ final class AppsCommand {
     @Command(name = "create", mixinStandardHelpOptions = true,
             description = "Register an application; prints its client_id and client_secret (the secret is shown this once).")
     static final class Create extends ServiceCommand {
-        @Option(names = "--name", required = true)
+        @Option(names = "--name", required = true, description = "The name users see on the consent page.")
         String name;
 
         @Option(names = "--redirect-uri", required = true, arity = "1..*", description = "Registered redirect URIs (https; http to loopback with --dev).")
         List<String> redirectUris = new ArrayList<>();
 
-        @Option(names = "--scope", required = true, arity = "1..*", description = "Scopes the application may be granted.")
+        @Option(names = "--scope", required = true, arity = "1..*", completionCandidates = ScopeNames.class,
+                description = "Scopes the application may be granted, one or more of:%n  ${COMPLETION-CANDIDATES}")
         List<String> scopes = new ArrayList<>();
 
         @Option(names = "--dev", description = "Allow http redirect URIs on loopback hosts (development).")
@@ -56,7 +57,7 @@ final class AppsCommand {
 
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one application (by id or client_id).")
     static final class Show extends ServiceCommand {
-        @Parameters(paramLabel = "ID")
+        @Parameters(paramLabel = "ID", description = "The application's id or client_id.")
         String id;
 
         @Override
@@ -69,7 +70,7 @@ final class AppsCommand {
     @Command(name = "rotate-secret", mixinStandardHelpOptions = true,
             description = "Issue a new client secret. The old one stops working at once, or with --keep-old after that long.")
     static final class RotateSecret extends ServiceCommand {
-        @Parameters(paramLabel = "ID")
+        @Parameters(paramLabel = "ID", description = "The application's id or client_id.")
         String id;
 
         @Option(names = "--keep-old", paramLabel = "DURATION",
@@ -108,5 +109,13 @@ final class AppsCommand {
         return "application " + a.id() + " (" + a.name() + ")\nclient_id: " + a.clientId()
                 + "\nredirect URIs: " + String.join(" ", a.redirectUris())
                 + "\nscopes: " + String.join(" ", a.scopes());
+    }
+
+    /** The scope catalog, for --scope's help and shell completion. */
+    static final class ScopeNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return dev.ledgerlink.accounts.Scopes.all().iterator();
+        }
     }
 }

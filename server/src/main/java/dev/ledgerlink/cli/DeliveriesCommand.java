@@ -47,14 +47,18 @@ final class DeliveriesCommand {
             Paging.Page<DeliveryRecord> p = s.deliveries().search(callbackId, state, from, to, pages.paging());
             StringBuilder human = new StringBuilder();
             for (DeliveryRecord d : p.items()) {
-                human.append(d.id()).append('\t').append(d.name()).append('\t').append(d.state())
-                        .append("\tattempts=").append(d.attemptCount());
-                if (!d.attempts().isEmpty()) {
-                    var last = d.attempts().getLast();
-                    human.append("\tlast=").append(last.statusCode() == null ? last.error() : "HTTP " + last.statusCode());
-                }
-                if (d.dropReason() != null) human.append("\t(").append(d.dropReason()).append(')');
+                human.append("delivery ").append(d.id()).append("  ").append(d.name()).append("  ").append(d.state())
+                        .append("  created ").append(d.createdAt());
+                if (d.dropReason() != null) human.append("  (").append(d.dropReason()).append(')');
                 human.append('\n');
+                // One line per attempt: when, what came back, how long it took, what went wrong.
+                for (DeliveryRecord.Attempt a : d.attempts()) {
+                    human.append("  attempt ").append(a.attempt()).append("  ").append(a.attemptedAt())
+                            .append("  ").append(a.statusCode() == null ? "no answer" : "HTTP " + a.statusCode())
+                            .append("  ").append(a.durationMs()).append(" ms");
+                    if (a.error() != null) human.append("  ").append(a.error());
+                    human.append('\n');
+                }
             }
             human.append(PageOptions.footer(p, "deliveries"));
             print(AdminJson.page(p, "deliveries", DeliveryJson::of), human.toString());
@@ -64,7 +68,7 @@ final class DeliveriesCommand {
     @Command(name = "redeliver", mixinStandardHelpOptions = true,
             description = "Queue a delivered or dropped delivery again from its first attempt (same message id).")
     static final class Redeliver extends ServiceCommand {
-        @Parameters(paramLabel = "ID")
+        @Parameters(paramLabel = "ID", description = "The delivery's id (deliveries list shows it).")
         long deliveryId;
 
         @Override

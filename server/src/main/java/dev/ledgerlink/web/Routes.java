@@ -55,6 +55,12 @@ final class Routes {
         var events = new EventHandlers(s.events(), operator);
         r.post("/internal/v1/events", events::publish);
 
+        // Development mode only: test events with the application's own token (docs/sandbox.md).
+        if (s.settings().flag(dev.ledgerlink.config.Setting.DEV)) {
+            var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts()), bearer);
+            r.post("/events/account/{account_id}/events/test", testEvents::send);
+        }
+
         // The admin API (operator key): accounts, users, memberships, applications, callbacks, deliveries, grants.
         var admin = new AdminHandlers(s, operator);
         String a = "/internal/v1/admin";
@@ -78,11 +84,5 @@ final class Routes {
         r.get(a + "/grants", admin.op(admin::grants));
         r.get(a + "/grants/{grant_id}", admin.op(admin::grant));
         r.post(a + "/grants/{grant_id}/revoke", admin.op(admin::revokeGrant));
-
-        // Development mode only: test events with the application's own token (docs/sandbox.md).
-        if (s.settings().flag(dev.ledgerlink.config.Setting.DEV)) {
-            var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts()), bearer);
-            r.post("/events/account/{account_id}/events/test", testEvents::send);
-        }
     }
 }

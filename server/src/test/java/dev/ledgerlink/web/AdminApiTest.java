@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.delivery.CallbackFixture;
 import dev.ledgerlink.delivery.Deliveries;
-import dev.ledgerlink.delivery.Receiver;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.testing.ServerCli;
 import dev.ledgerlink.testing.TestHttp;
@@ -245,7 +245,7 @@ class AdminApiTest {
 
             JsonNode accounts = ServerCli.json(server, "accounts", "list", "--per-page", "100", "--json");
             assertTrue(accounts.get("accounts").toString().contains(f.account.accountId()), accounts.toString());
-            assertEquals(f.user.email(), ServerCli.json(server, "users", "list", "--per-page", "100", "--json")
+            assertEquals(f.user.email(), ServerCli.json(server, "users", "list", "--json")
                     .get("users").findValuesAsText("email").stream().filter(f.user.email()::equals).findFirst().orElse(null));
             JsonNode members = ServerCli.json(server, "accounts", "members", "--account", f.account.accountId(), "--json");
             assertEquals(f.user.id(), members.at("/memberships/0/user_id").asLong(), members.toString());
