@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "users", mixinStandardHelpOptions = true, description = "People who log in on the authorization page.",
