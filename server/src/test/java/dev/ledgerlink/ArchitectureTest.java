@@ -39,6 +39,7 @@ class ArchitectureTest {
             capability("events"),
             capability("callbacks", "accounts", "oauth", "events"),
             capability("delivery", "callbacks", "oauth"),
+            capability("sandbox", "accounts", "callbacks", "events", "oauth"),
             front("web"),
             front("cli"));
 

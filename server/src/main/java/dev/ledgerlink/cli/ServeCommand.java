@@ -30,6 +30,9 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--dev", description = "Development mode: http loopback URIs allowed; demo data on first start.")
     boolean dev;
 
+    @Option(names = "--seed", paramLabel = "FILE", description = "Apply this seed file (YAML or JSON; idempotent) once the server is up.")
+    java.nio.file.Path seed;
+
     @Override
     public Integer call() throws InterruptedException {
         Settings.Builder b = store.settingsBuilder();
@@ -41,6 +44,14 @@ final class ServeCommand implements Callable<Integer> {
         long started = System.nanoTime();
         DataDir.announceNewDatabase(settings, System.err);
         LedgerlinkServer server = LedgerlinkServer.start(settings, Clock.systemUTC());
+        if (seed != null) {
+            try {
+                System.out.println(SeedCommand.describe(SeedCommand.seed(server.services(), seed)));
+            } catch (RuntimeException e) {
+                server.close();
+                throw e;
+            }
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("shutting down");

@@ -5,12 +5,11 @@ import dev.ledgerlink.callbacks.Callback;
 import dev.ledgerlink.callbacks.CallbackPage;
 import dev.ledgerlink.callbacks.CallbackSearch;
 import dev.ledgerlink.callbacks.CallbackService;
+import dev.ledgerlink.callbacks.UpdatedAt;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.oauth.TokenPrincipal;
 import io.javalin.http.Context;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +17,6 @@ import java.util.Set;
 
 /** /events/account/{account_id}/events/callbacks: parse, call {@link CallbackService}, render the envelopes of interface.md. */
 final class CallbackHandlers {
-    private static final DateTimeFormatter UPDATED_AT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
     private static final Set<String> CALLBACK_FIELDS = Set.of("event", "uri", "verifier", "resend");
 
     private final CallbackService callbacks;
@@ -93,7 +91,7 @@ final class CallbackHandlers {
         r.put("uri", c.uri());
         r.put("verified", c.verified());
         r.put("disabled", c.disabled());
-        r.put("updated_at", UPDATED_AT.format(c.updatedAt()));
+        r.put("updated_at", UpdatedAt.format(c.updatedAt()));
         return r;
     }
 

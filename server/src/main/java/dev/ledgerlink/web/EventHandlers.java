@@ -43,7 +43,7 @@ public final class EventHandlers {
     }
 
     /** A positive integer given as a JSON number or a string of digits; anything else fails validation as absent. */
-    private static Long id(JsonNode body, String field) {
+    static Long id(JsonNode body, String field) {
         JsonNode n = body.get(field);
         if (n == null || n.isNull()) return null;
         if (n.isIntegralNumber() && n.canConvertToLong()) return n.asLong();

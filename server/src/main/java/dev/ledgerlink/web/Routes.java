@@ -48,5 +48,11 @@ final class Routes {
         // Event publishing for internal services (operator key, not OAuth).
         var events = new EventHandlers(s.events(), operatorKey);
         r.post("/internal/v1/events", events::publish);
+
+        // Development mode only: test events with the application's own token (docs/sandbox.md).
+        if (s.settings().flag(dev.ledgerlink.config.Setting.DEV)) {
+            var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts()), bearer);
+            r.post("/events/account/{account_id}/events/test", testEvents::send);
+        }
     }
 }
