@@ -33,6 +33,7 @@ class ArchitectureTest {
             foundation("secrets", "config"),
             foundation("store", "config"),
             foundation("json", "errors"),
+            foundation("paging", "errors"),
             foundation("signature"),
             capability("accounts"),
             capability("oauth", "accounts"),
@@ -40,6 +41,7 @@ class ArchitectureTest {
             capability("callbacks", "accounts", "oauth", "events"),
             capability("delivery", "callbacks", "oauth"),
             capability("sandbox", "accounts", "callbacks", "events", "oauth"),
+            capability("views", "accounts", "callbacks", "delivery", "oauth"),
             front("web"),
             front("cli"));
 

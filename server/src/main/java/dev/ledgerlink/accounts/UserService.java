@@ -1,5 +1,6 @@
 package dev.ledgerlink.accounts;
 
+import dev.ledgerlink.paging.Paging;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
@@ -92,5 +93,10 @@ public final class UserService {
 
     static String emailKey(String email) {
         return email.toLowerCase(Locale.ROOT);
+    }
+
+    /** A page of users, in id order. */
+    public Paging.Page<User> page(Paging paging) {
+        return jdbi.withExtension(UserStore.class, s -> paging.page(s.count(), s.page(paging.perPage(), paging.offset())));
     }
 }

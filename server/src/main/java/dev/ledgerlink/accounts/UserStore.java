@@ -1,6 +1,7 @@
 package dev.ledgerlink.accounts;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.statement.GetGeneratedKeys;
@@ -34,4 +35,7 @@ public interface UserStore {
 
     @SqlUpdate("update users set password_hash = :passwordHash where id = :id")
     int setPasswordHash(long id, String passwordHash);
+
+    @SqlQuery("select id, email, first_name, last_name, created_at from users order by id limit :limit offset :offset")
+    List<User> page(int limit, long offset);
 }

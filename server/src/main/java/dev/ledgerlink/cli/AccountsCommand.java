@@ -2,6 +2,7 @@ package dev.ledgerlink.cli;
 
 import dev.ledgerlink.Services;
 import dev.ledgerlink.accounts.Account;
+import dev.ledgerlink.accounts.AccountsJson;
 import dev.ledgerlink.accounts.Membership;
 import dev.ledgerlink.accounts.User;
 import dev.ledgerlink.errors.ServiceException;
@@ -63,11 +64,6 @@ final class AccountsCommand {
     }
 
     static Map<String, Object> accountJson(Account a) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("account_id", a.accountId());
-        out.put("business_id", a.businessId());
-        out.put("name", a.name());
-        out.put("timezone", a.timezone());
-        return out;
+        return AccountsJson.account(a);
     }
 }

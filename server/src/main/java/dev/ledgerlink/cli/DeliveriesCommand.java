@@ -4,13 +4,15 @@ import dev.ledgerlink.Services;
 import dev.ledgerlink.delivery.DeliveryJson;
 import dev.ledgerlink.delivery.DeliveryRecord;
 import dev.ledgerlink.delivery.DeliveryService;
+import dev.ledgerlink.views.AdminJson;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "deliveries", mixinStandardHelpOptions = true, description = "Webhook deliveries: history and redelivery (operators).",
-        subcommands = {DeliveriesCommand.ListDeliveries.class, DeliveriesCommand.Redeliver.class})
+        subcommands = {DeliveriesCommand.ListDeliveries.class, DeliveriesCommand.Redeliver.class, DeliveriesCommand.Recover.class})
 final class DeliveriesCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "A callback's deliveries, newest first, each attempt with its time, status, duration and error.")
@@ -18,15 +20,12 @@ final class DeliveriesCommand {
         @Option(names = "--callback", required = true, paramLabel = "ID", description = "The callback's id (callbackid).")
         long callbackId;
 
-        @Option(names = "--page", defaultValue = "1", description = "Page, from 1 (default: ${DEFAULT-VALUE}).")
-        int page;
-
-        @Option(names = "--per-page", defaultValue = "15", description = "Deliveries per page, 1 to 100 (default: ${DEFAULT-VALUE}).")
-        int perPage;
+        @Mixin
+        PageOptions pages;
 
         @Override
         void run(Services s) {
-            DeliveryService.DeliveryPage p = s.deliveries().history(null, callbackId, page, perPage);
+            DeliveryService.DeliveryPage p = s.deliveries().history(null, callbackId, pages.page, pages.perPage);
             StringBuilder human = new StringBuilder();
             for (DeliveryRecord d : p.deliveries()) {
                 human.append("delivery ").append(d.id()).append("  ").append(d.name()).append("  ").append(d.state())
@@ -42,7 +41,7 @@ final class DeliveriesCommand {
                     human.append('\n');
                 }
             }
-            human.append("page ").append(p.page()).append('/').append(p.pages()).append(", ").append(p.total()).append(" deliveries");
+            human.append(PageOptions.footer(p.page(), p.pages(), p.total(), "deliveries"));
             print(DeliveryJson.page(p), human.toString());
         }
     }
@@ -57,6 +56,27 @@ final class DeliveriesCommand {
         void run(Services s) {
             DeliveryRecord d = s.deliveries().redeliver(deliveryId);
             print(Map.of("delivery", DeliveryJson.of(d)), "delivery " + d.id() + " queued again");
+        }
+    }
+
+    @Command(name = "recover", mixinStandardHelpOptions = true,
+            description = "Re-queue a callback's dropped deliveries queued between --since and --until (default now), paced "
+                    + "by delivery.recover-spacing, each under its own message id. Prints how many.")
+    static final class Recover extends ServiceCommand {
+        @Option(names = "--callback", required = true, paramLabel = "ID")
+        long callbackId;
+
+        @Option(names = "--since", required = true, paramLabel = "INSTANT", description = "ISO-8601, e.g. 2026-11-20T08:00:00Z.")
+        String since;
+
+        @Option(names = "--until", paramLabel = "INSTANT", description = "ISO-8601; default: now.")
+        String until;
+
+        @Override
+        void run(Services s) {
+            DeliveryService.Recovered r = s.deliveries().recover(null, callbackId, since, until);
+            print(Map.of("recover", AdminJson.recover(r)), r.requeued() + " deliveries of callback " + callbackId
+                    + " queued again" + (r.requeued() == 0 ? "" : ", due from " + r.firstDueAt() + " to " + r.lastDueAt()));
         }
     }
 }

@@ -5,12 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.config.Setting;
-import dev.ledgerlink.testing.Cli;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.Cli;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestServer;
 import java.util.Base64;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** `ledgerlink tokens issue`: a token response without a browser, a grant like any other, used over real HTTP. */
@@ -20,6 +21,11 @@ class TokensIssueCommandTest {
             .set(Setting.DB_PASSWORD, db.password()));
     private final Cli cli = new Cli(db);
     private final Fixtures f = Fixtures.create(server);
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
 
     private JsonNode issue(String... extra) {
         String[] args = new String[4 + extra.length + 1];

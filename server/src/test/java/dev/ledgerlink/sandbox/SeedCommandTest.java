@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.testing.Cli;
-import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,12 @@ class SeedCommandTest {
 
     @TempDir
     Path dir;
+
+    @AfterEach
+    void stop() {
+        receiver.close();
+        server.close();
+    }
 
     private String yaml(String password) {
         return """
