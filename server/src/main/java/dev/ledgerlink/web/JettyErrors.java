@@ -2,6 +2,8 @@ package dev.ledgerlink.web;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.json.ErrorBodies;
+import dev.ledgerlink.json.Json;
 import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.util.List;
