@@ -48,6 +48,11 @@ public final class LedgerlinkServer implements AutoCloseable {
             List<AutoCloseable> workers = new ArrayList<>();
             DeliveryEngine deliveryEngine = DeliveryEngines.start(services);
             workers.add(deliveryEngine);
+            if (settings.get(Setting.BASE_URL).isBlank() && !settings.flag(Setting.DEV)) {
+                org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn("base-url is not set: discovery and the "
+                        + "authorization flow announce this server's bound address (http://host:port); set base-url "
+                        + "(LEDGERLINK_BASE_URL) to the public address clients use");
+            }
             Javalin web = WebServer.create(services, OperatorKey.forServer(settings)).start(settings.get(Setting.HTTP_HOST), settings.integer(Setting.HTTP_PORT));
             return new LedgerlinkServer(services, web, workers, gc);
         } catch (RuntimeException e) {
