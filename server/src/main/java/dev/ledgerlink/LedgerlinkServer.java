@@ -2,6 +2,7 @@ package dev.ledgerlink;
 
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.config.StartupChecks;
 import dev.ledgerlink.delivery.DeliveryEngine;
 import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.store.Database;
@@ -42,6 +43,11 @@ public final class LedgerlinkServer implements AutoCloseable {
         new UptimeMetrics().bindTo(metrics);
         JvmGcMetrics gc = new JvmGcMetrics();
         gc.bindTo(metrics);
+        StartupChecks.check(settings);   // before the database is touched: no migration runs on a bad configuration
+        for (String unknown : StartupChecks.unknownEnvironment(System.getenv())) {
+            org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn(
+                    "environment variable {} is not a ledgerlink setting and is ignored (a typo? see docs/configuration.md)", unknown);
+        }
         Database db = openDatabase(settings, metrics);
         try {
             Services services = Services.create(settings, clock, db, metrics);
