@@ -2,6 +2,7 @@ package dev.ledgerlink;
 
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.config.StartupChecks;
 import dev.ledgerlink.delivery.DeliveryEngine;
 import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.store.Database;
@@ -42,12 +43,22 @@ public final class LedgerlinkServer implements AutoCloseable {
         new UptimeMetrics().bindTo(metrics);
         JvmGcMetrics gc = new JvmGcMetrics();
         gc.bindTo(metrics);
+        StartupChecks.check(settings);   // before the database is touched: no migration runs on a bad configuration
+        for (String unknown : StartupChecks.unknownEnvironment(System.getenv())) {
+            org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn(
+                    "environment variable {} is not a ledgerlink setting and is ignored (a typo? see docs/configuration.md)", unknown);
+        }
         Database db = openDatabase(settings, metrics);
         try {
             Services services = Services.create(settings, clock, db, metrics);
             List<AutoCloseable> workers = new ArrayList<>();
             DeliveryEngine deliveryEngine = DeliveryEngines.start(services);
             workers.add(deliveryEngine);
+            if (settings.get(Setting.BASE_URL).isBlank() && !settings.flag(Setting.DEV)) {
+                org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn("base-url is not set: discovery and the "
+                        + "authorization flow announce this server's bound address (http://host:port); set base-url "
+                        + "(LEDGERLINK_BASE_URL) to the public address clients use");
+            }
             Javalin web = WebServer.create(services, OperatorKey.forServer(settings)).start(settings.get(Setting.HTTP_HOST), settings.integer(Setting.HTTP_PORT));
             return new LedgerlinkServer(services, web, workers, gc);
         } catch (RuntimeException e) {

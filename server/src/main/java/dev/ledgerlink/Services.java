@@ -49,7 +49,17 @@ public record Services(
         var secretBox = SecretKeys.load(settings);
         var deliveries = new DeliveryService(jdbi, clock, new Recovery(
                 settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)));
-        var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification);
+        var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), new dev.ledgerlink.callbacks.VerificationRequests() {
+                    @Override
+                    public void enqueue(org.jdbi.v3.core.Handle transaction, long callbackId) {
+                        deliveries.enqueueVerification(transaction, callbackId);
+                    }
+
+                    @Override
+                    public void queued() {
+                        deliveries.enqueued();
+                    }
+                });
         return new Services(settings, clock, database, metrics,
                 users,
                 accounts,
