@@ -7,7 +7,10 @@ import dev.ledgerlink.config.Settings;
 import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
 
-/** The authorization server's parts, built once: the page flow, client authentication, the grants, revocation, and the operator's grant without a browser. */
+/**
+ * The authorization server's parts, built once: the page flow, client authentication, the grants, revocation,
+ * the operator's grant without a browser, introspection, and the operators' view of grants.
+ */
 public record OAuthServer(
         AuthorizationRequests requests,
         AuthorizationFlow flow,
@@ -16,7 +19,9 @@ public record OAuthServer(
         AuthorizationCodeGrant authorizationCodeGrant,
         RefreshTokenGrant refreshTokenGrant,
         Revocation revocation,
-        OperatorGrant operatorGrant) {
+        OperatorGrant operatorGrant,
+        Introspection introspection,
+        Grants grants) {
 
     public static OAuthServer create(Settings settings, Clock clock, Jdbi jdbi, TokenService tokens,
                                      UserService users, ApplicationService applications) {
@@ -31,6 +36,8 @@ public record OAuthServer(
                 new AuthorizationCodeGrant(jdbi, tokens),
                 new RefreshTokenGrant(jdbi, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW)),
                 new Revocation(jdbi, tokens),
-                new OperatorGrant(jdbi, users, applications, consents, tokens));
+                new OperatorGrant(jdbi, users, applications, consents, tokens),
+                new Introspection(jdbi, clock, applications),
+                new Grants(jdbi, tokens));
     }
 }

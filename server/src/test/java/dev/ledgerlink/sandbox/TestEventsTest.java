@@ -4,31 +4,26 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.callbacks.CallbackApi;
-import dev.ledgerlink.callbacks.CallbackReceiver;
 import dev.ledgerlink.config.Setting;
-import dev.ledgerlink.oauth.OAuthFixtures;
 import dev.ledgerlink.signature.ServiceSignature;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** POST .../events/test: in development mode an application fires a signed test event with its own token, under the same rules. */
+@LedgerlinkTest
 class TestEventsTest {
-    private final TestServer server = TestServer.start();
-    private final CallbackReceiver receiver = new CallbackReceiver();
-    private final OAuthFixtures f = OAuthFixtures.create(server);
-
-    @AfterEach
-    void stop() {
-        receiver.close();
-        server.close();
-    }
+    static TestServer server;
+    Receiver receiver;
+    Fixtures f;
 
     private String token(String... scopes) {
-        return server.services().tokens().issue(f.user().id(), f.app().id(), Set.of(scopes)).accessToken();
+        return f.issue(Set.of(scopes)).accessToken();
     }
 
     private TestHttp.Response fire(TestHttp http, String account, String token, String json) {
@@ -48,7 +43,7 @@ class TestEventsTest {
         assertEquals(1, r.json().get("event").get("deliveries").asInt());
         assertEquals(f.user().id(), r.json().get("event").get("user_id").asLong(), "user_id is the token's user");
 
-        CallbackReceiver.Received n = receiver.next("invoice.create");
+        Receiver.Request n = receiver.next("invoice.create");
         assertEquals(List.of("name", "object_id", "account_id", "user_id"), List.copyOf(n.params().keySet()));
         assertEquals("42", n.param("object_id"));
         assertTrue(ServiceSignature.verify(code, n.body(), n.signature()));
@@ -82,7 +77,7 @@ class TestEventsTest {
     @Test
     void outsideDevelopmentModeTheRouteDoesNotExist() {
         try (TestServer prod = TestServer.start(b -> b.set(Setting.DEV, "false"))) {
-            OAuthFixtures g = OAuthFixtures.create(prod, "https://app.example.com/callback");
+            Fixtures g = Fixtures.create(prod, "https://app.example.com/callback");
             String token = prod.services().tokens().issue(g.user().id(), g.app().id(), Set.of("user:invoices:read")).accessToken();
             var r = fire(prod.http, g.account().accountId(), token, "{\"name\": \"invoice.create\"}");
             assertEquals(404, r.status(), r.body());
