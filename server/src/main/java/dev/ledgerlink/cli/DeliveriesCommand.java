@@ -74,7 +74,7 @@ final class DeliveriesCommand {
         @Override
         void run(Services s) {
             DeliveryService.Recovered r = s.deliveries().recover(null, callbackId, since, until);
-            print(Map.of("recover", dev.ledgerlink.web.AdminJson.recover(r)), r.requeued() + " deliveries of callback " + callbackId
+            print(Map.of("recover", DeliveryJson.recovered(r)), r.requeued() + " deliveries of callback " + callbackId
                     + " queued again" + (r.requeued() == 0 ? "" : ", due from " + r.firstDueAt() + " to " + r.lastDueAt()));
         }
     }
