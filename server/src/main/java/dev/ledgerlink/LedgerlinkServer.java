@@ -4,6 +4,9 @@ import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.DeliveryEngine;
 import dev.ledgerlink.delivery.DeliveryEngines;
+import dev.ledgerlink.notifications.NotificationSender;
+import dev.ledgerlink.notifications.NotificationSettings;
+import dev.ledgerlink.retention.RetentionWorker;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.web.WebServer;
 import io.javalin.Javalin;
@@ -48,6 +51,10 @@ public final class LedgerlinkServer implements AutoCloseable {
             List<AutoCloseable> workers = new ArrayList<>();
             DeliveryEngine deliveryEngine = DeliveryEngines.start(services);
             workers.add(deliveryEngine);
+            NotificationSettings.from(settings).ifPresent(n ->
+                    workers.add(new NotificationSender(n, db.jdbi(), clock, metrics)));
+            RetentionWorker retention = RetentionWorker.start(services.retention(), settings.duration(Setting.RETENTION_INTERVAL));
+            if (retention != null) workers.add(retention);
             Javalin web = WebServer.create(services).start(settings.get(Setting.HTTP_HOST), settings.integer(Setting.HTTP_PORT));
             return new LedgerlinkServer(services, web, workers, gc);
         } catch (RuntimeException e) {

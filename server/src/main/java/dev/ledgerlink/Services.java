@@ -12,6 +12,10 @@ import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.OAuthServer;
 import dev.ledgerlink.oauth.TokenService;
 import dev.ledgerlink.events.EventPublisher;
+import dev.ledgerlink.notifications.NotificationSettings;
+import dev.ledgerlink.notifications.OperatorNotices;
+import dev.ledgerlink.retention.RetentionRules;
+import dev.ledgerlink.retention.RetentionSweeper;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.secrets.SecretKeys;
 import dev.ledgerlink.store.Database;
@@ -32,7 +36,9 @@ public record Services(
         SecretBox secretBox,
         DeliveryService deliveries,
         EventPublisher events,
-        CallbackService callbacks) {
+        CallbackService callbacks,
+        OperatorNotices notices,
+        RetentionSweeper retention) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
@@ -43,16 +49,19 @@ public record Services(
         var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL));
         var secretBox = SecretKeys.load(settings);
         var deliveries = new DeliveryService(jdbi, clock);
+        var notices = NotificationSettings.from(settings).isPresent() ? OperatorNotices.on() : OperatorNotices.off();
         return new Services(settings, clock, database, metrics,
                 users,
                 accounts,
                 applications,
                 tokens,
-                OAuthServer.create(settings, clock, jdbi, tokens, users, applications),
+                OAuthServer.create(settings, clock, jdbi, tokens, users, applications, notices),
                 secretBox,
                 deliveries,
                 new EventPublisher(jdbi, clock, deliveries),
-                new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification));
+                new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification),
+                notices,
+                new RetentionSweeper(jdbi, clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics));
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

@@ -34,7 +34,14 @@ public enum Setting {
     DELIVERY_CONCURRENCY("delivery.concurrency", "512", "Deliveries in flight at once per process (each waits on a virtual thread)."),
     DELIVERY_PER_CALLBACK_CONCURRENCY("delivery.per-callback-concurrency", "32", "Deliveries in flight at once to one callback: what a hanging endpoint can tie up, so it never starves the others."),
     DELIVERY_POLL_INTERVAL("delivery.poll-interval", "PT0.5S", "How often the queue is polled for work stored by other processes."),
-    DELIVERY_LEASE("delivery.lease", "PT60S", "How long a claimed delivery stays with its worker before another may take it over.");
+    DELIVERY_LEASE("delivery.lease", "PT60S", "How long a claimed delivery stays with its worker before another may take it over."),
+    RETENTION_DELIVERIES("retention.deliveries", "P30D", "Delivered and dropped deliveries, with their attempts, are removed this long after they finished."),
+    RETENTION_EVENTS("retention.events", "P30D", "Events are removed this long after they were published, once no delivery of theirs is left (none pending, the finished ones removed); their Idempotency-Key is forgotten with them."),
+    RETENTION_TOKENS("retention.tokens", "P90D", "Expired or revoked access tokens, used, superseded or revoked refresh tokens and expired authorization codes are removed this long after; a used refresh token presented after that is unknown rather than detected as a replay. The live refresh token is never removed."),
+    RETENTION_INTERVAL("retention.interval", "PT1H", "How often each server runs the retention sweeper; PT0S turns the background sweeper off (ledgerlink janitor still runs it)."),
+    RETENTION_BATCH_SIZE("retention.batch-size", "500", "Rows the sweeper deletes per statement: each batch is its own short transaction."),
+    NOTIFICATIONS_URL("notifications.url", "", "Operator notifications (callback disabled, deliveries dropped, refresh token replay) are POSTed here as signed JSON; empty turns them off."),
+    NOTIFICATIONS_SECRET("notifications.secret", "", "Standard Webhooks secret (whsec_ followed by base64 of 24 to 64 random bytes) that signs operator notifications; required with notifications.url.");
 
     private final String key;
     private final String defaultValue;

@@ -20,7 +20,7 @@ public final class DeliveryEngines {
                 Math.max(1, s.integer(Setting.DELIVERY_PER_CALLBACK_CONCURRENCY)),
                 !s.flag(Setting.DEV),
                 userAgent());
-        DeliveryEngine engine = new DeliveryEngine(config, services.database(), services.clock(), services.secretBox(), services.metrics());
+        DeliveryEngine engine = new DeliveryEngine(config, services.database(), services.clock(), services.secretBox(), services.metrics(), services.notices());
         services.deliveries().onEnqueued(engine::wake);
         return engine;
     }

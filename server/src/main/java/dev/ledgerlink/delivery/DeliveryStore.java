@@ -93,6 +93,11 @@ final class DeliveryStore {
             update callbacks set disabled = true, updated_at = :now
             where id = :id and disabled = false and failing_since is not null and failing_since <= :cutoff""";
 
+    /** The endpoint answered 410 Gone: disabled at once, whatever its run of failures. */
+    static final String DISABLE_GONE_CALLBACK = """
+            update callbacks set disabled = true, updated_at = :now
+            where id = :id and disabled = false""";
+
     static final String DROP_PENDING_EVENTS_OF_CALLBACK = """
             update deliveries set state = 'dropped', drop_reason = :reason, lease_owner = null, finished_at = :now
             where callback_id = :callbackId and state = 'pending' and kind = 'event'""";
