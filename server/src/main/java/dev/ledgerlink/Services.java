@@ -7,6 +7,7 @@ import dev.ledgerlink.callbacks.CallbackService;
 import dev.ledgerlink.callbacks.CallbackUriRule;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.delivery.CallbackHistory;
 import dev.ledgerlink.delivery.DeliveryService;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.OAuthServer;
@@ -37,6 +38,7 @@ public record Services(
         DeliveryService deliveries,
         EventPublisher events,
         CallbackService callbacks,
+        CallbackHistory callbackHistory,
         OperatorNotices notices,
         RetentionSweeper retention) {
 
@@ -50,6 +52,7 @@ public record Services(
         var secretBox = SecretKeys.load(settings);
         var deliveries = new DeliveryService(jdbi, clock);
         var notices = NotificationSettings.from(settings).isPresent() ? OperatorNotices.on() : OperatorNotices.off();
+        var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification);
         return new Services(settings, clock, database, metrics,
                 users,
                 accounts,
@@ -58,8 +61,9 @@ public record Services(
                 OAuthServer.create(settings, clock, jdbi, tokens, users, applications, notices),
                 secretBox,
                 deliveries,
-                new EventPublisher(jdbi, clock, deliveries),
-                new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification),
+                new EventPublisher(jdbi, clock, deliveries::fanOut, deliveries::enqueued),
+                callbacks,
+                new CallbackHistory(callbacks, deliveries),
                 notices,
                 new RetentionSweeper(jdbi, clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics));
     }

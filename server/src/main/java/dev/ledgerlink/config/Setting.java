@@ -41,7 +41,11 @@ public enum Setting {
     RETENTION_INTERVAL("retention.interval", "PT1H", "How often each server runs the retention sweeper; PT0S turns the background sweeper off (ledgerlink janitor still runs it)."),
     RETENTION_BATCH_SIZE("retention.batch-size", "500", "Rows the sweeper deletes per statement: each batch is its own short transaction."),
     NOTIFICATIONS_URL("notifications.url", "", "Operator notifications (callback disabled, deliveries dropped, refresh token replay) are POSTed here as signed JSON; empty turns them off."),
-    NOTIFICATIONS_SECRET("notifications.secret", "", "Standard Webhooks secret (whsec_ followed by base64 of 24 to 64 random bytes) that signs operator notifications; required with notifications.url.");
+    NOTIFICATIONS_SECRET("notifications.secret", "", "Standard Webhooks secret (whsec_ followed by base64 of 24 to 64 random bytes) that signs operator notifications; required with notifications.url."),
+    LOG_FORMAT("log.format", "text", "Log lines on stderr: text (one readable line each) or json (one JSON object per line, with the request id; for log collectors)."),
+    MANAGEMENT_PORT("management.port", "", "Port serving /metrics, /healthz and /readyz apart from the API (they then leave the API port); empty: off, served on the API port; 0 picks a free one."),
+    MANAGEMENT_HOST("management.host", "127.0.0.1", "Address the management port binds to."),
+    TRUSTED_PROXIES("http.trusted-proxies", "", "Comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed: the client address (login throttling) is then the last address in it that is not a trusted proxy. Empty: the peer address, X-Forwarded-For ignored.");
 
     private final String key;
     private final String defaultValue;

@@ -1,5 +1,13 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.callbacks.CallbackStateMachine;
+import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
+import dev.ledgerlink.callbacks.CallbackStateMachine.State;
+import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
+import dev.ledgerlink.callbacks.DeliveryFailures;
+import dev.ledgerlink.callbacks.DisablePolicy;
+import dev.ledgerlink.notifications.OperatorNotices;
+import dev.ledgerlink.store.DbTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,7 +21,6 @@ import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import dev.ledgerlink.notifications.OperatorNotices;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
@@ -21,10 +28,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes outcomes back in batches, one transaction per batch: the attempt rows, each delivery's new
- * state (delivered, retry at, dropped), and the callbacks' failure runs (failing_since, disabled).
+ * state (delivered, retry at, dropped), and each callback's outcome, reported to the callbacks
+ * capability ({@link DeliveryFailures}), which may disable it: after its failure window, or at once
+ * when the endpoint answers 410 Gone. What the operator must hear about (a callback disabled,
+ * deliveries dropped) goes to the operator notices in the same transaction.
  * State changes apply only while the worker still holds the lease; the attempt is recorded anyway.
- * What the operator must hear about (a callback disabled, deliveries dropped) is written to the
- * operator notices in the same transaction.
  */
 final class ResultRecorder implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ResultRecorder.class);
@@ -35,18 +43,18 @@ final class ResultRecorder implements AutoCloseable {
     private final Jdbi jdbi;
     private final Clock clock;
     private final RetrySchedule schedule;
-    private final DisablePolicy disablePolicy;
+    private final DeliveryFailures failures;
     private final DeliveryMetrics metrics;
     private final OperatorNotices notices;
     private final LinkedBlockingQueue<Result> queue = new LinkedBlockingQueue<>();
     private final Thread writer;
     private volatile boolean running = true;
 
-    ResultRecorder(Jdbi jdbi, Clock clock, RetrySchedule schedule, DisablePolicy disablePolicy, DeliveryMetrics metrics, OperatorNotices notices) {
+    ResultRecorder(Jdbi jdbi, Clock clock, RetrySchedule schedule, DeliveryFailures failures, DeliveryMetrics metrics, OperatorNotices notices) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.schedule = schedule;
-        this.disablePolicy = disablePolicy;
+        this.failures = failures;
         this.metrics = metrics;
         this.notices = notices;
         this.writer = Thread.ofPlatform().name("delivery-recorder").daemon().start(this::loop);
@@ -101,9 +109,8 @@ final class ResultRecorder implements AutoCloseable {
             Set<Long> succeeded = new LinkedHashSet<>();
             Set<ClaimedDelivery> failedCallbacks = new LinkedHashSet<>();
             Map<Long, ClaimedDelivery> goneCallbacks = new LinkedHashMap<>();
-            Map<ClaimedDelivery, Integer> drops = new LinkedHashMap<>();   // per callback (the first delivery of it stands for it)
-            Map<Long, ClaimedDelivery> callbackOf = new LinkedHashMap<>();
             List<ClaimedDelivery> droppedRows = new ArrayList<>();   // in the order of the dropped batch
+            Drops drops = new Drops();
             int nAttempts = 0, nDelivered = 0, nRetries = 0, nDropped = 0;
             for (Result r : batch) {
                 ClaimedDelivery d = r.delivery();
@@ -157,55 +164,54 @@ final class ResultRecorder implements AutoCloseable {
                 // callback was disabled meanwhile) is not dropped, nor told, twice.
                 int[] applied = dropped.execute();
                 for (int i = 0; i < applied.length; i++) {
-                    if (applied[i] == 0) continue;
-                    metrics.dropped.increment();
-                    countDrop(drops, callbackOf, droppedRows.get(i), 1);
+                    if (applied[i] != 0) drops.add(droppedRows.get(i), 1);
                 }
             }
-            recordCallbackRuns(h, now, succeeded, failedCallbacks, goneCallbacks, drops, callbackOf);
-            drops.forEach((d, n) -> notices.deliveriesDropped(h, d.callbackId(), d.callbackAccountId(), d.uri(), n, now));
+            recordCallbackRuns(h, now, succeeded, failedCallbacks, goneCallbacks, drops);
+            drops.perCallback.forEach((d, n) -> {
+                metrics.dropped.increment(n);
+                notices.deliveriesDropped(h, d.callbackId(), d.callbackAccountId(), d.uri(), n, now);
+            });
         });
     }
 
-    private static void countDrop(Map<ClaimedDelivery, Integer> drops, Map<Long, ClaimedDelivery> callbackOf, ClaimedDelivery d, int n) {
-        ClaimedDelivery stand = callbackOf.computeIfAbsent(d.callbackId(), k -> d);
-        drops.merge(stand, n, Integer::sum);
+    /** Deliveries dropped in one batch, per callback (the first delivery of a callback stands for it). */
+    private static final class Drops {
+        final Map<ClaimedDelivery, Integer> perCallback = new LinkedHashMap<>();
+        private final Map<Long, ClaimedDelivery> standIn = new LinkedHashMap<>();
+
+        void add(ClaimedDelivery d, int n) {
+            if (n > 0) perCallback.merge(standIn.computeIfAbsent(d.callbackId(), k -> d), n, Integer::sum);
+        }
     }
 
-    /** A success ends a callback's run of failures; a failure starts one or, once long enough, disables it. */
-    private void recordCallbackRuns(Handle h, Instant now, Set<Long> succeeded, Set<ClaimedDelivery> failed, Map<Long, ClaimedDelivery> gone,
-                                    Map<ClaimedDelivery, Integer> drops, Map<Long, ClaimedDelivery> callbackOf) {
+    /** Reports each callback's outcome of this batch; a failure that disables it drops what was still queued for it. */
+    private void recordCallbackRuns(Handle h, Instant now, Set<Long> succeeded, Set<ClaimedDelivery> failed,
+                                    Map<Long, ClaimedDelivery> gone, Drops drops) {
         Set<Long> seen = new LinkedHashSet<>();
         for (ClaimedDelivery d : gone.values()) {
             seen.add(d.callbackId());
-            if (h.createUpdate(DeliveryStore.DISABLE_GONE_CALLBACK).bind("id", d.callbackId()).bind("now", now).execute() > 0) {
-                disabled(h, d, "the endpoint answered 410 Gone", now, drops, callbackOf);
-            }
+            State state = CallbackStateMachine.stateOf(d.verified(), d.disabled());
+            failures.gone(h, d.callbackId(), state, now)
+                    .ifPresent(t -> disabled(h, d, t, "its endpoint answered 410 Gone", now, drops));
         }
         for (ClaimedDelivery d : failed) {
             if (succeeded.contains(d.callbackId()) || !seen.add(d.callbackId())) continue;
-            if (d.failingSince() == null) {
-                h.createUpdate(DeliveryStore.CALLBACK_FAILING).bind("id", d.callbackId()).bind("now", now).execute();
-            } else if (disablePolicy.shouldDisable(d.failingSince(), now)) {
-                int disabled = h.createUpdate(DeliveryStore.DISABLE_CALLBACK).bind("id", d.callbackId())
-                        .bind("cutoff", disablePolicy.cutoff(now)).bind("now", now).execute();
-                if (disabled > 0) disabled(h, d, "every attempt failed since " + d.failingSince(), now, drops, callbackOf);
-            }
+            State state = CallbackStateMachine.stateOf(d.verified(), d.disabled());
+            failures.failed(h, d.callbackId(), state, d.failingSince(), now)
+                    .ifPresent(t -> disabled(h, d, t, "every attempt failed since " + d.failingSince(), now, drops));
         }
-        for (Long id : succeeded) {
-            h.createUpdate(DeliveryStore.CALLBACK_SUCCEEDED).bind("id", id).bind("now", now).execute();
-        }
+        for (Long id : succeeded) failures.succeeded(h, id, now);
     }
 
-    /** A callback just disabled: what was pending for it is dropped, and the operator hears of both. */
-    private void disabled(Handle h, ClaimedDelivery d, String why, Instant now, Map<ClaimedDelivery, Integer> drops, Map<Long, ClaimedDelivery> callbackOf) {
-        int droppedCount = h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", d.callbackId())
-                .bind("reason", "callback disabled: " + why).bind("now", now).execute();
+    /** A callback the callbacks capability just disabled: the effects on the queue, and the operator's notice. */
+    private void disabled(Handle h, ClaimedDelivery d, Transition t, String why, Instant now, Drops drops) {
         metrics.disabled.increment();
-        metrics.dropped.increment(droppedCount);
-        countDrop(drops, callbackOf, d, droppedCount);
+        if (t.has(Effect.DROP_PENDING)) {
+            drops.add(d, h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", d.callbackId())
+                    .bind("reason", "callback disabled: " + why).bind("now", now).execute());
+        }
         notices.callbackDisabled(h, d.callbackId(), d.callbackAccountId(), d.uri(), why, now);
-        LOG.info("callback {} disabled: {}", d.callbackId(), why);
     }
 
     private static String truncate(String s, int max) {

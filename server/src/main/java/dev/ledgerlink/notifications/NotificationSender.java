@@ -1,6 +1,6 @@
 package dev.ledgerlink.notifications;
 
-import dev.ledgerlink.delivery.DbTime;
+import dev.ledgerlink.store.DbTime;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpClient;

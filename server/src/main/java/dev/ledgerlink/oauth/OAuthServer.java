@@ -8,7 +8,7 @@ import dev.ledgerlink.config.Settings;
 import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
 
-/** The authorization server's parts, built once: the page flow, client authentication, the grants, revocation. */
+/** The authorization server's parts, built once: the page flow, client authentication, the grants, revocation, and the operator's grant without a browser. */
 public record OAuthServer(
         AuthorizationRequests requests,
         AuthorizationFlow flow,
@@ -16,19 +16,22 @@ public record OAuthServer(
         ClientAuthentication clients,
         AuthorizationCodeGrant authorizationCodeGrant,
         RefreshTokenGrant refreshTokenGrant,
-        Revocation revocation) {
+        Revocation revocation,
+        OperatorGrant operatorGrant) {
 
     public static OAuthServer create(Settings settings, Clock clock, Jdbi jdbi, TokenService tokens,
                                      UserService users, ApplicationService applications, OperatorNotices notices) {
         var throttle = new LoginThrottle(jdbi, clock, settings.integer(Setting.LOGIN_MAX_FAILURES), settings.duration(Setting.LOGIN_THROTTLE_WINDOW));
+        var consents = new Consents(jdbi, clock);
         var codes = new AuthorizationCodes(jdbi, clock, settings.duration(Setting.AUTHORIZATION_CODE_TTL));
         return new OAuthServer(
                 new AuthorizationRequests(applications),
-                new AuthorizationFlow(users, throttle, new Consents(jdbi, clock), codes),
+                new AuthorizationFlow(users, throttle, consents, codes),
                 new LoginSessions(jdbi, clock),
                 new ClientAuthentication(applications),
                 new AuthorizationCodeGrant(jdbi, tokens),
                 new RefreshTokenGrant(jdbi, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW), notices),
-                new Revocation(jdbi, tokens));
+                new Revocation(jdbi, tokens),
+                new OperatorGrant(jdbi, users, applications, consents, tokens));
     }
 }

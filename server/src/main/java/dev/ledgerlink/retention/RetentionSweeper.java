@@ -1,6 +1,6 @@
 package dev.ledgerlink.retention;
 
-import dev.ledgerlink.delivery.DbTime;
+import dev.ledgerlink.store.DbTime;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;

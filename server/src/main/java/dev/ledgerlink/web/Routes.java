@@ -1,6 +1,7 @@
 package dev.ledgerlink.web;
 
 import dev.ledgerlink.Services;
+import dev.ledgerlink.events.OperatorKey;
 import io.javalin.config.RoutesConfig;
 import java.util.List;
 
@@ -8,14 +9,12 @@ import java.util.List;
 final class Routes {
     private Routes() {}
 
-    static void register(RoutesConfig r, Services s) {
+    static void register(RoutesConfig r, Services s, OperatorKey operatorKey) {
         // API conventions (Api-Version) on the API paths; the token endpoints follow OAuth instead.
         WebServer.apiConventions(r, List.of("/events/*", "/auth/api/*"));
 
-        var health = new HealthHandlers(s.database(), s.metrics());
-        r.get("/healthz", health::alive);
-        r.get("/readyz", health::ready);
-        r.get("/metrics", health::prometheus);
+        // Health and metrics, unless management.port serves them apart (ManagementServer).
+        if (!ManagementServer.enabled(s.settings())) HealthHandlers.register(r, s);
 
         // Bearer authentication of the API routes (oauth.TokenService verifies; one indexed query).
         BearerAuth bearer = new BearerAuth(s.accessTokens());
@@ -24,7 +23,8 @@ final class Routes {
         r.get("/auth/api/v1/users/me", identity::me);
 
         // OAuth 2.0: the authorization page (served at {auth_url}), token, revocation, discovery.
-        var authorize = new AuthorizePage(s.oauth(), s.settings());
+        var authorize = new AuthorizePage(s.oauth(), s.settings(),
+                ClientAddress.trusting(s.settings().get(dev.ledgerlink.config.Setting.TRUSTED_PROXIES)));
         r.get("/oauth/authorize", authorize::show);
         r.post("/oauth/authorize", authorize::submit);
         var o = s.oauth();
@@ -42,10 +42,16 @@ final class Routes {
         r.get(cb + "/{callback_id}", callbacks::get);
         r.put(cb + "/{callback_id}", callbacks::put);
         r.delete(cb + "/{callback_id}", callbacks::delete);
-        r.get(cb + "/{callback_id}/deliveries", new DeliveryHandlers(s.callbacks(), s.deliveries(), bearer)::history);
+        r.get(cb + "/{callback_id}/deliveries", new DeliveryHandlers(s.callbackHistory(), bearer)::history);
 
         // Event publishing for internal services (operator key, not OAuth).
-        var events = new EventHandlers(s.events(), dev.ledgerlink.events.OperatorKey.forServer(s.settings()));
+        var events = new EventHandlers(s.events(), operatorKey);
         r.post("/internal/v1/events", events::publish);
+
+        // Development mode only: test events with the application's own token (docs/sandbox.md).
+        if (s.settings().flag(dev.ledgerlink.config.Setting.DEV)) {
+            var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts()), bearer);
+            r.post("/events/account/{account_id}/events/test", testEvents::send);
+        }
     }
 }
