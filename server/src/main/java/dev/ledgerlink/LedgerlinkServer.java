@@ -82,6 +82,9 @@ public final class LedgerlinkServer implements AutoCloseable {
     /** The port of /metrics, /healthz and /readyz when management.port is set, else -1. */
     public int managementPort() { return management == null ? -1 : management.port(); }
 
+    /** The web server (tests read the route table from it, so a route added later is exercised too). */
+    public Javalin web() { return web; }
+
     /** The public API address: base-url when configured, else this server's own address. */
     public String baseUrl() {
         String configured = services.settings().get(Setting.BASE_URL);

@@ -4,6 +4,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
-/** An OAuth client. Its secret exists in plain text only in {@link ApplicationService.Created}. */
+/**
+ * An OAuth client. Its secret exists in plain text only in {@link ApplicationService.Created}.
+ * {@code previousSecretExpiresAt}: until when the secret before the last rotation still
+ * authenticates (null when it does not, see V10).
+ */
 public record Application(long id, String clientId, String name, List<String> redirectUris, Set<String> scopes,
-                          Instant createdAt, Instant secretRotatedAt) {}
+                          Instant createdAt, Instant secretRotatedAt, Instant previousSecretExpiresAt) {}

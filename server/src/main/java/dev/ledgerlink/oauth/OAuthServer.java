@@ -8,7 +8,10 @@ import dev.ledgerlink.config.Settings;
 import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
 
-/** The authorization server's parts, built once: the page flow, client authentication, the grants, revocation, and the operator's grant without a browser. */
+/**
+ * The authorization server's parts, built once: the page flow, client authentication, the grants, revocation,
+ * the operator's grant without a browser, introspection, and the operators' view of grants.
+ */
 public record OAuthServer(
         AuthorizationRequests requests,
         AuthorizationFlow flow,
@@ -17,7 +20,9 @@ public record OAuthServer(
         AuthorizationCodeGrant authorizationCodeGrant,
         RefreshTokenGrant refreshTokenGrant,
         Revocation revocation,
-        OperatorGrant operatorGrant) {
+        OperatorGrant operatorGrant,
+        Introspection introspection,
+        Grants grants) {
 
     public static OAuthServer create(Settings settings, Clock clock, Jdbi jdbi, TokenService tokens,
                                      UserService users, ApplicationService applications, OperatorNotices notices) {
@@ -32,6 +37,8 @@ public record OAuthServer(
                 new AuthorizationCodeGrant(jdbi, tokens),
                 new RefreshTokenGrant(jdbi, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW), notices),
                 new Revocation(jdbi, tokens),
-                new OperatorGrant(jdbi, users, applications, consents, tokens));
+                new OperatorGrant(jdbi, users, applications, consents, tokens),
+                new Introspection(jdbi, clock, applications),
+                new Grants(jdbi, tokens));
     }
 }

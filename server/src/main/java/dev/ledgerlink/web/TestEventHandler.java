@@ -2,6 +2,7 @@ package dev.ledgerlink.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.events.Event;
+import dev.ledgerlink.events.EventJson;
 import dev.ledgerlink.sandbox.TestEvents;
 import io.javalin.http.Context;
 import java.util.Map;
@@ -22,6 +23,6 @@ final class TestEventHandler {
         JsonNode name = body.get("name");
         Event e = testEvents.send(who, ctx.pathParam("account_id"), name == null || !name.isTextual() ? null : name.asText(),
                 EventHandlers.id(body, "object_id"), ctx.header("Idempotency-Key"));
-        ctx.status(202).json(Map.of("event", dev.ledgerlink.events.EventJson.of(e)));
+        ctx.status(202).json(Map.of("event", EventJson.of(e)));
     }
 }

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.oauth.BrowserSession;
-import dev.ledgerlink.oauth.OAuthFixtures;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.oauth.OAuthFlows;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
@@ -35,7 +35,7 @@ class JsonLogsTest {
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try (TestServer server = TestServer.start(s -> s.set(Setting.LOG_FORMAT, "json"))) {
             requests.setLevel(Level.DEBUG);   // one line per request, as LEDGERLINK_LOG_LEVEL=DEBUG gives
-            var f = OAuthFixtures.create(server);
+            var f = Fixtures.create(server);
             String code = OAuthFlows.code(server, f);
             JsonNode tokens = OAuthFlows.exchange(server, f, code).json();
             JsonNode refreshed = OAuthFlows.refresh(server, f, tokens.get("refresh_token").asText()).json();

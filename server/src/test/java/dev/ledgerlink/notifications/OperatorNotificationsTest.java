@@ -9,9 +9,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.config.ConfigurationException;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.delivery.CallbackFixture;
-import dev.ledgerlink.delivery.Receiver;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.events.EventPublisher;
-import dev.ledgerlink.oauth.OAuthFixtures;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.oauth.OAuthFlows;
 import dev.ledgerlink.signature.StandardWebhooks;
 import dev.ledgerlink.testing.StandardWebhooksLibrary;
@@ -77,7 +77,7 @@ class OperatorNotificationsTest {
     @Test
     void aRefreshTokenReplayThatRevokesTheGrantNotifiesTheOperatorOnce() {
         try (Receiver operator = new Receiver(); TestServer server = server(operator)) {
-            var f = OAuthFixtures.create(server);
+            var f = Fixtures.create(server);
             JsonNode first = OAuthFlows.exchange(server, f, OAuthFlows.code(server, f)).json();
             String used = first.get("refresh_token").asText();
             assertEquals(200, OAuthFlows.refresh(server, f, used).status());

@@ -9,10 +9,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.Services;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.delivery.CallbackFixture;
-import dev.ledgerlink.delivery.Receiver;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.oauth.BrowserSession;
-import dev.ledgerlink.oauth.OAuthFixtures;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.oauth.OAuthFlows;
 import dev.ledgerlink.testing.Cli;
 import dev.ledgerlink.testing.TestDatabases;
@@ -33,7 +33,7 @@ class RetentionTest {
                 .set(Setting.DELIVERY_RETRY_SCHEDULE, "P365D").set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S"));
              Receiver ok = new Receiver(); Receiver failing = new Receiver()) {
             failing.answer(r -> Receiver.Answer.of(500));
-            var f = OAuthFixtures.create(server);
+            var f = Fixtures.create(server);
             JsonNode first = OAuthFlows.exchange(server, f, OAuthFlows.code(server, f)).json();
             JsonNode second = OAuthFlows.refresh(server, f, first.get("refresh_token").asText()).json();
             JsonNode live = OAuthFlows.refresh(server, f, second.get("refresh_token").asText()).json();
@@ -79,7 +79,7 @@ class RetentionTest {
         Cli cli = new Cli(db);
         try (TestServer server = TestServer.start(db, s -> s.set(Setting.RETENTION_INTERVAL, "PT0S").set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S"));
              Receiver ok = new Receiver()) {
-            var f = OAuthFixtures.create(server);
+            var f = Fixtures.create(server);
             JsonNode first = OAuthFlows.exchange(server, f, OAuthFlows.code(server, f)).json();
             JsonNode live = OAuthFlows.refresh(server, f, first.get("refresh_token").asText()).json();
             var cb = new CallbackFixture(server.services());

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.ledgerlink.oauth.BrowserSession;
-import dev.ledgerlink.oauth.OAuthFixtures;
 import dev.ledgerlink.oauth.OAuthFlows;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.TestServer;
 import java.io.File;
 import java.net.InetAddress;
@@ -61,7 +61,7 @@ class BrowserAuthorizationFlowTest {
 
         WebDriver browser = null;
         try (TestServer server = TestServer.start()) {
-            OAuthFixtures f = OAuthFixtures.create(server, redirectUri);
+            Fixtures f = Fixtures.create(server, redirectUri);
             browser = chromium();
             String state = "return-to=/settings&nonce=42";
             browser.get(server.baseUrl() + "/oauth/authorize/?" + BrowserSession.form(Map.of("client_id", f.app().clientId(),

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ledgerlink.config.ConfigurationException;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.oauth.BrowserSession;
-import dev.ledgerlink.oauth.OAuthFixtures;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.oauth.OAuthFlows;
 import dev.ledgerlink.testing.TestServer;
 import java.util.Map;
@@ -24,7 +24,7 @@ class TrustedProxiesTest {
     void behindATrustedProxyEachForwardedClientIsThrottledOnItsOwn() {
         try (TestServer server = TestServer.start(s -> s.set(Setting.TRUSTED_PROXIES, "10.0.0.0/8, 127.0.0.1, ::1")
                 .set(Setting.LOGIN_MAX_FAILURES, "1"))) {
-            var f = OAuthFixtures.create(server);
+            var f = Fixtures.create(server);
             failFourTimes(browser(server, f, "203.0.113.7"));
             assertEquals(429, browser(server, f, "203.0.113.7").logIn(f.user().email(), f.password()).status());
             assertEquals(200, browser(server, f, "203.0.113.8").logIn(f.user().email(), f.password()).status(),
@@ -39,7 +39,7 @@ class TrustedProxiesTest {
     @Test
     void withoutTrustedProxiesXForwardedForIsIgnored() {
         try (TestServer server = TestServer.start(s -> s.set(Setting.LOGIN_MAX_FAILURES, "1"))) {
-            var f = OAuthFixtures.create(server);
+            var f = Fixtures.create(server);
             failFourTimes(browser(server, f, "203.0.113.7"));
             var blocked = browser(server, f, "203.0.113.8").logIn(f.user().email(), f.password());
             assertEquals(429, blocked.status(), "every request comes from 127.0.0.1, whatever it claims");
@@ -53,7 +53,7 @@ class TrustedProxiesTest {
         assertTrue(e.getMessage().contains("http.trusted-proxies"), e.getMessage());
     }
 
-    private static BrowserSession browser(TestServer server, OAuthFixtures f, String forwardedFor) {
+    private static BrowserSession browser(TestServer server, Fixtures f, String forwardedFor) {
         BrowserSession b = new BrowserSession(server.baseUrl()).header("X-Forwarded-For", forwardedFor);
         b.get(OAuthFlows.authorizeUrl(f, Map.of()));
         return b;
