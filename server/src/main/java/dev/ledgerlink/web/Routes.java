@@ -15,6 +15,7 @@ final class Routes {
 
         // Health and metrics, unless management.port serves them apart (ManagementServer).
         if (!ManagementServer.enabled(s.settings())) HealthHandlers.register(r, s);
+        r.get("/openapi.json", OpenApiDocument::serve);   // docs/api.md: every route below is in it
 
         // Bearer authentication of the API routes (oauth.TokenService verifies; one indexed query).
         BearerAuth bearer = new BearerAuth(s.accessTokens());
