@@ -4,8 +4,13 @@ import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.config.StartupChecks;
 import dev.ledgerlink.delivery.DeliveryEngine;
+import dev.ledgerlink.logging.LogFormat;
+import dev.ledgerlink.notifications.NotificationSender;
+import dev.ledgerlink.notifications.NotificationSettings;
+import dev.ledgerlink.retention.RetentionWorker;
 import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.web.ManagementServer;
 import dev.ledgerlink.web.WebServer;
 import io.javalin.Javalin;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -24,17 +29,20 @@ import java.util.List;
 public final class LedgerlinkServer implements AutoCloseable {
     private final Services services;
     private final Javalin web;
+    private final Javalin management;
     private final List<AutoCloseable> workers;
     private final JvmGcMetrics gcMetrics;
 
-    private LedgerlinkServer(Services services, Javalin web, List<AutoCloseable> workers, JvmGcMetrics gcMetrics) {
+    private LedgerlinkServer(Services services, Javalin web, Javalin management, List<AutoCloseable> workers, JvmGcMetrics gcMetrics) {
         this.services = services;
         this.web = web;
+        this.management = management;
         this.workers = workers;
         this.gcMetrics = gcMetrics;
     }
 
     public static LedgerlinkServer start(Settings settings, Clock clock) {
+        LogFormat.apply(settings);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new ClassLoaderMetrics().bindTo(metrics);
         new JvmMemoryMetrics().bindTo(metrics);
@@ -59,8 +67,14 @@ public final class LedgerlinkServer implements AutoCloseable {
                         + "authorization flow announce this server's bound address (http://host:port); set base-url "
                         + "(LEDGERLINK_BASE_URL) to the public address clients use");
             }
+            NotificationSettings.from(settings).ifPresent(n ->
+                    workers.add(new NotificationSender(n, db.jdbi(), clock, metrics)));
+            RetentionWorker retention = RetentionWorker.start(services.retention(), settings.duration(Setting.RETENTION_INTERVAL));
+            if (retention != null) workers.add(retention);
             Javalin web = WebServer.create(services, OperatorKey.forServer(settings)).start(settings.get(Setting.HTTP_HOST), settings.integer(Setting.HTTP_PORT));
-            return new LedgerlinkServer(services, web, workers, gc);
+            Javalin management = ManagementServer.start(services);
+            if (management != null) workers.add(management::stop);
+            return new LedgerlinkServer(services, web, management, workers, gc);
         } catch (RuntimeException e) {
             db.close();
             throw e;
@@ -75,6 +89,9 @@ public final class LedgerlinkServer implements AutoCloseable {
     public Services services() { return services; }
 
     public int port() { return web.port(); }
+
+    /** The port of /metrics, /healthz and /readyz when management.port is set, else -1. */
+    public int managementPort() { return management == null ? -1 : management.port(); }
 
     /** The web server (tests read the route table from it, so a route added later is exercised too). */
     public Javalin web() { return web; }
