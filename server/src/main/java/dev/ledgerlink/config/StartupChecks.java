@@ -20,6 +20,13 @@ public final class StartupChecks {
             "LEDGERLINK_LOG_LEVEL", "LEDGERLINK_TEST_PG_URL", "LEDGERLINK_TEST_PG_USER", "LEDGERLINK_BENCH_BUILD",
             "LEDGERLINK_BENCH_PG_URL", "LEDGERLINK_BENCH_PG_USER");
 
+    /**
+     * Durations whose zero is documented: retention.interval PT0S turns the background sweeper off,
+     * and a retention of PT0S removes rows as soon as they are finished (ledgerlink janitor).
+     */
+    private static final Set<Setting> ZERO_MEANS_SOMETHING = Set.of(
+            Setting.RETENTION_INTERVAL, Setting.RETENTION_DELIVERIES, Setting.RETENTION_EVENTS, Setting.RETENTION_TOKENS);
+
     private StartupChecks() {}
 
     /** Throws a {@link ConfigurationException} naming the first setting that cannot be used. */
@@ -31,7 +38,8 @@ public final class StartupChecks {
                 if (all.isEmpty()) throw new ConfigurationException(s.key() + " must name at least one duration");
                 for (Duration d : all) positive(s, d);
             } else if (def.startsWith("P")) {
-                positive(s, settings.duration(s));
+                Duration d = settings.duration(s);
+                if (!(d.isZero() && ZERO_MEANS_SOMETHING.contains(s))) positive(s, d);
             } else if (def.matches("[0-9]+")) {
                 int n = settings.integer(s);
                 if (n < 0) throw new ConfigurationException(s.key() + " must not be negative, got " + n);

@@ -38,6 +38,13 @@ class StartupChecksTest {
     }
 
     @Test
+    void aZeroRetentionOrSweeperIntervalIsAcceptedForItsDocumentedMeaningButNotANegativeOne() {
+        StartupChecks.check(Settings.builder().set(Setting.RETENTION_INTERVAL, "PT0S").set(Setting.RETENTION_DELIVERIES, "PT0S").build());
+        assertTrue(refusal(Setting.RETENTION_INTERVAL, "-PT1H").startsWith("retention.interval"));
+        assertTrue(refusal(Setting.RETENTION_BATCH_SIZE, "0").startsWith("retention.batch-size"));
+    }
+
+    @Test
     void aLeaseNotLongerThanTheTimeoutPlusWriteBackIsRefused() {
         Settings s = Settings.builder().set(Setting.DELIVERY_TIMEOUT, "PT30S").set(Setting.DELIVERY_LEASE, "PT31S").build();
         String message = assertThrows(ConfigurationException.class, () -> StartupChecks.check(s)).getMessage();
