@@ -4,6 +4,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
-/** An OAuth client. Its secret exists in plain text only in {@link ApplicationService.Created}. */
+/**
+ * An OAuth client. Its secret exists in plain text only in {@link ApplicationService.Created}.
+ * {@code ownerAccountId} is the account it belongs to, null when an operator registered it for none.
+ */
 public record Application(long id, String clientId, String name, List<String> redirectUris, Set<String> scopes,
-                          Instant createdAt, Instant secretRotatedAt) {}
+                          Instant createdAt, Instant secretRotatedAt, String ownerAccountId) {}

@@ -33,6 +33,11 @@ public final class ApplicationService {
     }
 
     public Created create(String name, List<String> redirectUris, List<String> scopes) {
+        return create(name, redirectUris, scopes, null);
+    }
+
+    /** An application that belongs to {@code ownerAccountId} (null: to no account); its members see it in the console. */
+    public Created create(String name, List<String> redirectUris, List<String> scopes, String ownerAccountId) {
         String n = name == null ? "" : name.trim();
         List<String> uris = redirectUris == null ? List.of() : redirectUris.stream().map(String::trim).distinct().toList();
         Set<String> scopeSet = new LinkedHashSet<>();
@@ -41,7 +46,9 @@ public final class ApplicationService {
                 .check(Names.isValidRequired(n), "name", "must not be empty; " + Names.RULE)
                 .check(!uris.isEmpty(), "redirect_uri", "at least one redirect URI is required")
                 .check(uris.size() <= MAX_REDIRECT_URIS, "redirect_uri", "at most " + MAX_REDIRECT_URIS + " redirect URIs")
-                .check(!scopeSet.isEmpty(), "scope", "at least one scope is required");
+                .check(!scopeSet.isEmpty(), "scope", "at least one scope is required")
+                .check(ownerAccountId == null || jdbi.withExtension(AccountStore.class, s -> s.findByAccountId(ownerAccountId)).isPresent(),
+                        "account", "no account has the id " + ownerAccountId);
         for (String uri : uris) {
             RedirectUriRule.problem(uri, devMode).ifPresent(p -> v.add("redirect_uri", uri + " " + p));
         }
@@ -53,12 +60,18 @@ public final class ApplicationService {
         String clientId = RandomTokens.alphanumeric(32);
         String secret = RandomTokens.urlSafe(32);
         long id = jdbi.withExtension(ApplicationStore.class, s -> s.insert(clientId, Hashes.sha256Hex(secret), n,
-                String.join("\n", uris), Scopes.join(scopeSet), clock.instant()));
+                String.join("\n", uris), Scopes.join(scopeSet), clock.instant(), ownerAccountId));
         return new Created(find(id).orElseThrow(), secret);
     }
 
     public List<Application> list() {
         return jdbi.withExtension(ApplicationStore.class, ApplicationStore::list);
+    }
+
+    /** The applications that belong to these accounts. */
+    public List<Application> ownedBy(java.util.Collection<String> accountIds) {
+        if (accountIds.isEmpty()) return List.of();
+        return jdbi.withExtension(ApplicationStore.class, s -> s.ownedBy(accountIds));
     }
 
     public Optional<Application> find(long id) {

@@ -34,7 +34,8 @@ public enum Setting {
     DELIVERY_CONCURRENCY("delivery.concurrency", "512", "Deliveries in flight at once per process (each waits on a virtual thread)."),
     DELIVERY_PER_CALLBACK_CONCURRENCY("delivery.per-callback-concurrency", "32", "Deliveries in flight at once to one callback: what a hanging endpoint can tie up, so it never starves the others."),
     DELIVERY_POLL_INTERVAL("delivery.poll-interval", "PT0.5S", "How often the queue is polled for work stored by other processes."),
-    DELIVERY_LEASE("delivery.lease", "PT60S", "How long a claimed delivery stays with its worker before another may take it over.");
+    DELIVERY_LEASE("delivery.lease", "PT60S", "How long a claimed delivery stays with its worker before another may take it over."),
+    CONSOLE_ENABLED("console.enabled", "false", "Serve the developer console at /console outside development mode (operators sign in with events.operator-key); development mode always serves it.");
 
     private final String key;
     private final String defaultValue;

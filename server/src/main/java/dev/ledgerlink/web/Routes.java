@@ -8,7 +8,8 @@ import java.util.List;
 final class Routes {
     private Routes() {}
 
-    static void register(RoutesConfig r, Services s) {
+    /** {@code onStop} runs a task when the server begins to stop (long-lived streams end then, so stopping never waits on them). */
+    static void register(RoutesConfig r, Services s, java.util.function.Consumer<Runnable> onStop) {
         // API conventions (Api-Version) on the API paths; the token endpoints follow OAuth instead.
         WebServer.apiConventions(r, List.of("/events/*", "/auth/api/*"));
 
@@ -45,7 +46,11 @@ final class Routes {
         r.get(cb + "/{callback_id}/deliveries", new DeliveryHandlers(s.callbacks(), s.deliveries(), bearer)::history);
 
         // Event publishing for internal services (operator key, not OAuth).
-        var events = new EventHandlers(s.events(), dev.ledgerlink.events.OperatorKey.forServer(s.settings()));
+        var operatorKey = dev.ledgerlink.events.OperatorKey.forServer(s.settings());
+        var events = new EventHandlers(s.events(), operatorKey);
         r.post("/internal/v1/events", events::publish);
+
+        // The developer console (development mode, or console.enabled): web/console/ConsoleRoutes.
+        dev.ledgerlink.web.console.ConsoleRoutes.register(r, s, operatorKey, onStop);
     }
 }

@@ -48,7 +48,7 @@ public final class WebServer {
                     renderServiceException(ServiceException.of(ServiceException.Kind.METHOD_NOT_ALLOWED, "Method not allowed on this path."), ctx);
                 }
             });
-            Routes.register(config.routes, services);
+            Routes.register(config.routes, services, stop -> config.events.serverStopping(stop::run));
         });
     }
 

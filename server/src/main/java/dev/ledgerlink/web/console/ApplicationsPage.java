@@ -1,0 +1,92 @@
+package dev.ledgerlink.web.console;
+
+import dev.ledgerlink.accounts.Application;
+import dev.ledgerlink.accounts.ApplicationService;
+import dev.ledgerlink.accounts.Scopes;
+import dev.ledgerlink.errors.ServiceException;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * /console/applications: the applications of the viewer's accounts (an operator: all) with their
+ * client id, redirect URIs and scopes; in development mode, create one and rotate its secret.
+ * A new secret is shown once, on the page that answers the form, and never again.
+ */
+public final class ApplicationsPage {
+    /** A scope as the create form offers it. */
+    public record ScopeOption(String name, String description) {}
+
+    /** What the create form was given, to show it again with the problem. */
+    public record Draft(String name, String accountId, String redirectUris, List<String> scopes) {
+        static final Draft EMPTY = new Draft("", "", "", List.of());
+    }
+
+    private final ConsoleSession session;
+    private final ApplicationService applications;
+
+    ApplicationsPage(ConsoleSession session, ApplicationService applications) {
+        this.session = session;
+        this.applications = applications;
+    }
+
+    void show(Context ctx) {
+        render(ctx, session.require(ctx), null, null, Draft.EMPTY, HttpStatus.OK);
+    }
+
+    void create(Context ctx) {
+        Viewer viewer = session.requireForm(ctx);
+        requireDevMode(viewer);
+        Draft draft = new Draft(orEmpty(ctx.formParam("name")), orEmpty(ctx.formParam("account_id")),
+                orEmpty(ctx.formParam("redirect_uris")), ctx.formParams("scope"));
+        if (!viewer.canSee(draft.accountId())) {
+            render(ctx, viewer, null, "Choose one of your accounts for the application.", draft, HttpStatus.UNPROCESSABLE_CONTENT);
+            return;
+        }
+        List<String> uris = Arrays.stream(draft.redirectUris().split("\\R")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        try {
+            ApplicationService.Created created = applications.create(draft.name(), uris, draft.scopes(), draft.accountId());
+            render(ctx, viewer, created, null, Draft.EMPTY, HttpStatus.CREATED);
+        } catch (ServiceException e) {
+            render(ctx, viewer, null, ConsolePage.describe(e), draft, HttpStatus.UNPROCESSABLE_CONTENT);
+        }
+    }
+
+    void rotateSecret(Context ctx) {
+        Viewer viewer = session.requireForm(ctx);
+        requireDevMode(viewer);
+        Application app = visible(viewer, ctx.pathParam("client_id"));
+        render(ctx, viewer, applications.rotateSecret(app.clientId()), null, Draft.EMPTY, HttpStatus.OK);
+    }
+
+    private Application visible(Viewer viewer, String clientId) {
+        Application app = applications.findByClientId(clientId).orElseThrow(ServiceException::notFound);
+        if (!viewer.operator() && (app.ownerAccountId() == null || !viewer.canSee(app.ownerAccountId()))) throw ServiceException.notFound();
+        return app;
+    }
+
+    private static void requireDevMode(Viewer viewer) {
+        if (!viewer.mayChangeApplications()) {
+            throw ServiceException.forbidden("Applications are created and their secrets rotated in the console in development mode only; use `ledgerlink apps`.");
+        }
+    }
+
+    private void render(Context ctx, Viewer viewer, ApplicationService.Created created, String problem, Draft draft, HttpStatus status) {
+        List<Application> list = viewer.operator() ? applications.list() : applications.ownedBy(viewer.accountIds());
+        Map<String, Object> p = new HashMap<>();
+        p.put("applications", list);
+        p.put("created", created);
+        p.put("problem", problem);
+        p.put("draft", draft);
+        p.put("scopes", Scopes.all().stream().map(s -> new ScopeOption(s, Scopes.describe(s))).toList());
+        ctx.status(status);
+        ConsolePage.render(ctx, viewer, "applications", "applications.jte", p);
+    }
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
+    }
+}
