@@ -14,9 +14,9 @@ import java.util.List;
  */
 public record DeliveryChart(List<Bar> bars, List<Tick> yTicks, List<Tick> xTicks, long delivered, long failed, long noResponse) {
     public static final int MINUTES = 60;
-    public static final int WIDTH = 720;
-    public static final int HEIGHT = 200;
-    public static final int LEFT = 40;
+    public static final int WIDTH = 1100;
+    public static final int HEIGHT = 220;
+    public static final int LEFT = 44;
     public static final int BOTTOM = 24;
     public static final int TOP = 8;
     static final String[] OUTCOMES = {"delivered", "failed", "no_response"};
@@ -28,8 +28,8 @@ public record DeliveryChart(List<Bar> bars, List<Tick> yTicks, List<Tick> xTicks
         }
     }
 
-    /** An axis label at a position. */
-    public record Tick(double position, String label) {}
+    /** An axis label at a position; {@code anchor} is its SVG text-anchor (start, middle, end). */
+    public record Tick(double position, String label, String anchor) {}
 
     public long total() {
         return delivered + failed + noResponse;
@@ -66,11 +66,13 @@ public record DeliveryChart(List<Bar> bars, List<Tick> yTicks, List<Tick> xTicks
                         Format.minute(minute) + " UTC: " + n + " " + OUTCOMES[o].replace('_', ' ')));
             }
         }
-        List<Tick> y = List.of(new Tick(HEIGHT - BOTTOM, "0"), new Tick(TOP + plotHeight / 2, Long.toString(scale / 2)),
-                new Tick(TOP, Long.toString(scale)));
+        List<Tick> y = List.of(new Tick(HEIGHT - BOTTOM, "0", "end"), new Tick(TOP + plotHeight / 2, Long.toString(scale / 2), "end"),
+                new Tick(TOP, Long.toString(scale), "end"));
         List<Tick> x = new ArrayList<>();
-        for (int i = 0; i < MINUTES; i += 15) x.add(new Tick(LEFT + i * slotWidth, Format.minute(first.plus(Duration.ofMinutes(i)))));
-        x.add(new Tick(WIDTH - slotWidth, Format.minute(last)));
+        for (int i = 0; i < MINUTES; i += 15) {
+            x.add(new Tick(LEFT + (i + 0.5) * slotWidth, Format.minute(first.plus(Duration.ofMinutes(i))), i == 0 ? "start" : "middle"));
+        }
+        x.add(new Tick(WIDTH, Format.minute(last) + " UTC", "end"));
         return new DeliveryChart(bars, y, x, totals[0], totals[1], totals[2]);
     }
 

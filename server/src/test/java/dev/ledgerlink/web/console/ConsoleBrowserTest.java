@@ -20,12 +20,12 @@ import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
@@ -176,12 +176,15 @@ class ConsoleBrowserTest {
         }
     }
 
-    /** The accessibility check of the page, then its screenshot (kept as a build artifact). */
+    /** A screenshot of the whole page (kept as a build artifact), then the page's accessibility check. */
     private static void page(ChromeDriver browser, String name) throws IOException {
-        Accessibility.check(browser, name);
         Files.createDirectories(SCREENSHOTS);
-        Path shot = browser.getScreenshotAs(OutputType.FILE).toPath();
-        Files.copy(shot, SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+        Map<String, Object> metrics = browser.executeCdpCommand("Page.getLayoutMetrics", Map.of());
+        Map<?, ?> size = (Map<?, ?>) metrics.get("cssContentSize");
+        Map<String, Object> shot = browser.executeCdpCommand("Page.captureScreenshot", Map.of("format", "png", "captureBeyondViewport", true,
+                "clip", Map.of("x", 0, "y", 0, "width", size.get("width"), "height", size.get("height"), "scale", 1)));
+        Files.write(SCREENSHOTS.resolve(name + ".png"), Base64.getDecoder().decode((String) shot.get("data")));
+        Accessibility.check(browser, name);
     }
 
     private static String text(ChromeDriver browser) {
