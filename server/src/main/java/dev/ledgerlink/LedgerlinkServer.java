@@ -3,7 +3,7 @@ package dev.ledgerlink;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.DeliveryEngine;
-import dev.ledgerlink.delivery.DeliveryEngines;
+import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.web.WebServer;
 import io.javalin.Javalin;
@@ -48,7 +48,7 @@ public final class LedgerlinkServer implements AutoCloseable {
             List<AutoCloseable> workers = new ArrayList<>();
             DeliveryEngine deliveryEngine = DeliveryEngines.start(services);
             workers.add(deliveryEngine);
-            Javalin web = WebServer.create(services).start(settings.get(Setting.HTTP_HOST), settings.integer(Setting.HTTP_PORT));
+            Javalin web = WebServer.create(services, OperatorKey.forServer(settings)).start(settings.get(Setting.HTTP_HOST), settings.integer(Setting.HTTP_PORT));
             return new LedgerlinkServer(services, web, workers, gc);
         } catch (RuntimeException e) {
             db.close();

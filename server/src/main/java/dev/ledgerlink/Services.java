@@ -7,6 +7,7 @@ import dev.ledgerlink.callbacks.CallbackService;
 import dev.ledgerlink.callbacks.CallbackUriRule;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.delivery.CallbackHistory;
 import dev.ledgerlink.delivery.DeliveryService;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.OAuthServer;
@@ -32,7 +33,8 @@ public record Services(
         SecretBox secretBox,
         DeliveryService deliveries,
         EventPublisher events,
-        CallbackService callbacks) {
+        CallbackService callbacks,
+        CallbackHistory callbackHistory) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
@@ -43,6 +45,7 @@ public record Services(
         var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL));
         var secretBox = SecretKeys.load(settings);
         var deliveries = new DeliveryService(jdbi, clock);
+        var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification);
         return new Services(settings, clock, database, metrics,
                 users,
                 accounts,
@@ -51,8 +54,9 @@ public record Services(
                 OAuthServer.create(settings, clock, jdbi, tokens, users, applications),
                 secretBox,
                 deliveries,
-                new EventPublisher(jdbi, clock, deliveries),
-                new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification));
+                new EventPublisher(jdbi, clock, deliveries::fanOut, deliveries::enqueued),
+                callbacks,
+                new CallbackHistory(callbacks, deliveries));
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

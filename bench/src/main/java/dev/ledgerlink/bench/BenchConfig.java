@@ -48,7 +48,12 @@ public record BenchConfig(
 
     /** The same bounds with another warm-up (none, where each request consumes prepared state). */
     public BenchConfig withWarmup(Duration w) {
-        return new BenchConfig(quick, databases, serverJar, outputDir, profile, w, window, tokenConcurrency, maxRequests,
+        return withLoad(w, window, tokenConcurrency);
+    }
+
+    /** The same bounds with another warm-up, window and set of concurrencies (the peer comparison's). */
+    public BenchConfig withLoad(Duration w, Duration win, List<Integer> concurrency) {
+        return new BenchConfig(quick, databases, serverJar, outputDir, profile, w, win, concurrency, maxRequests,
                 codesPerWorker, callbacks, publishers, maxEvents, idleEvents, idleGap, isolationRate, isolationWindow,
                 bareConcurrency, startups);
     }

@@ -5,6 +5,7 @@ import dev.ledgerlink.bench.report.Figure;
 import dev.ledgerlink.bench.report.Report;
 import dev.ledgerlink.bench.scenarios.DeliveryScenario;
 import dev.ledgerlink.bench.scenarios.IsolationScenario;
+import dev.ledgerlink.bench.scenarios.PeerScenario;
 import dev.ledgerlink.bench.scenarios.StartupScenario;
 import dev.ledgerlink.bench.scenarios.TokenEndpointScenario;
 import java.nio.file.Files;
@@ -21,7 +22,8 @@ import picocli.CommandLine.Option;
  * test runs in its own JVM. Prints a table and writes results.json (see docs/BENCHMARKS.md).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Measure ledgerlink on this machine over loopback: token endpoint, delivery, isolation, footprint.")
+        description = "Measure ledgerlink on this machine over loopback: token endpoint, delivery, isolation, footprint; "
+                + "with --peer keycloak, Keycloak's refresh grants beside ledgerlink's.")
 public final class BenchMain implements Callable<Integer> {
     @Option(names = "--quick", description = "Every scenario for about a second with tiny counts (what the test suite runs).")
     boolean quick;
@@ -41,6 +43,13 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--only", split = ",", description = "Run only these scenarios: token, delivery, isolation, footprint.")
     List<String> only = new ArrayList<>();
 
+    @Option(names = "--peer", description = "keycloak: measure Keycloak's refresh grants beside ledgerlink's in this run "
+            + "(alone, unless --only names other scenarios too).")
+    String peer;
+
+    @Option(names = "--keycloak-zip", description = "The keycloak-quarkus-dist zip for --peer keycloak (scripts/bench fetches it with Maven).")
+    Path keycloakZip;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new BenchMain()).execute(args));
     }
@@ -54,7 +63,19 @@ public final class BenchMain implements Callable<Integer> {
             default -> throw new CommandLine.ParameterException(new CommandLine(this), "--db must be h2, postgres or both");
         };
         BenchConfig config = quick ? BenchConfig.quick(dbs, serverJar, out, profile) : BenchConfig.full(dbs, serverJar, out, profile);
-        Report report = run(config, only);
+        List<Scenario> scenarios = new ArrayList<>(defaultScenarios());
+        List<String> selected = new ArrayList<>(only);
+        if (peer != null) {
+            if (!peer.equals("keycloak")) throw new CommandLine.ParameterException(new CommandLine(this), "--peer must be keycloak");
+            if (keycloakZip == null || !Files.isRegularFile(keycloakZip)) {
+                throw new CommandLine.ParameterException(new CommandLine(this),
+                        "--peer keycloak needs --keycloak-zip, the keycloak-quarkus-dist zip (scripts/bench fetches it)");
+            }
+            PeerScenario p = new PeerScenario(keycloakZip);
+            scenarios.add(p);
+            selected.add(p.name());
+        }
+        Report report = run(config, selected, scenarios);
         report.printTable(System.out);
         Path json = out.resolve("results.json");
         report.writeJson(json);
@@ -65,12 +86,20 @@ public final class BenchMain implements Callable<Integer> {
 
     /** Runs the scenarios; one that fails is reported as not measured with its error, the others still run. */
     public static Report run(BenchConfig config, List<String> only) throws Exception {
+        return run(config, only, defaultScenarios());
+    }
+
+    /** Every scenario of a plain run (the peer comparison is added by --peer). */
+    static List<Scenario> defaultScenarios() {
+        return List.of(new StartupScenario(), new TokenEndpointScenario(), new DeliveryScenario(), new IsolationScenario());
+    }
+
+    /** Runs those of the scenarios that {@code only} names (all when it is empty). */
+    public static Report run(BenchConfig config, List<String> only, List<Scenario> scenarios) throws Exception {
         Files.createDirectories(config.outputDir());
         Report report = new Report();
         MachineFacts.record(report, config);
         BenchRun run = new BenchRun(config);
-        List<Scenario> scenarios = List.of(new StartupScenario(), new TokenEndpointScenario(), new DeliveryScenario(),
-                new IsolationScenario());
         long t0 = System.nanoTime();
         for (Scenario s : scenarios) {
             if (!only.isEmpty() && !only.contains(s.name())) continue;

@@ -1,20 +1,32 @@
 package dev.ledgerlink.client;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 
 /** An API refusal in the service's error body: status, error code, message and the fields at fault. */
 public final class ApiException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
     private final int status;
     private final String error;
     private final Map<String, String> fieldViolations;
+    private final Duration retryAfter;
 
     public ApiException(int status, String error, String message, Map<String, String> fieldViolations) {
+        this(status, error, message, fieldViolations, Optional.empty());
+    }
+
+    public ApiException(int status, String error, String message, Map<String, String> fieldViolations, Optional<Duration> retryAfter) {
         super(status + " " + error + ": " + message);
         this.status = status;
         this.error = error;
         this.fieldViolations = Map.copyOf(fieldViolations);
+        this.retryAfter = retryAfter.orElse(null);
     }
+
+    /** The Retry-After of a 429 or 503 the client did not retry (or retried without success). */
+    public Optional<Duration> retryAfter() { return Optional.ofNullable(retryAfter); }
 
     public int status() { return status; }
     /** not_found, invalid_field, insufficient_scope, invalid_token, too_many_requests, … */

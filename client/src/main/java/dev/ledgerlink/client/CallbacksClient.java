@@ -55,7 +55,7 @@ public final class CallbacksClient {
         if (verified != null) q.add("search%5Bverified%5D=" + verified);
         Http.Reply r = http.send("GET", q.toString(), null, accessToken);
         if (r.status() != 200) throw Http.apiError(r);
-        JsonNode result = r.body().path("response").path("result");
+        JsonNode result = Http.json(r).path("response").path("result");
         List<Callback> callbacks = new ArrayList<>();
         for (JsonNode c : result.path("callbacks")) callbacks.add(Callback.from(c));
         return new CallbackPage(callbacks, result.path("page").asInt(), result.path("pages").asInt(),
@@ -71,6 +71,6 @@ public final class CallbacksClient {
         Object body = callbackFields == null ? null : Map.of("callback", callbackFields);
         Http.Reply r = http.send(method, url, body, accessToken);
         if (r.status() / 100 != 2) throw Http.apiError(r);
-        return Callback.from(r.body().path("response").path("result").path("callback"));
+        return Callback.from(Http.json(r).path("response").path("result").path("callback"));
     }
 }

@@ -38,7 +38,7 @@ public final class LedgerlinkClient {
         this.redirectUri = b.redirectUri;
         this.http = new Http(b.httpClient != null ? b.httpClient
                 : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build(),
-                b.timeout);
+                b.timeout, b.maxRetries, b.maxRetryAfter);
     }
 
     public static Builder builder(String baseUrl, String clientId, String clientSecret, String redirectUri) {
@@ -83,7 +83,7 @@ public final class LedgerlinkClient {
     public Identity me(String accessToken) {
         Http.Reply r = http.send("GET", baseUrl + "/auth/api/v1/users/me", null, accessToken);
         if (r.status() != 200) throw Http.apiError(r);
-        JsonNode u = r.body().path("response");
+        JsonNode u = Http.json(r).path("response");
         List<Identity.Membership> memberships = new ArrayList<>();
         for (JsonNode m : u.path("business_memberships")) {
             JsonNode biz = m.path("business");
@@ -111,7 +111,7 @@ public final class LedgerlinkClient {
     private Tokens token(Map<String, Object> body) {
         Http.Reply r = http.send("POST", baseUrl + "/auth/oauth/token", body, null);
         if (r.status() != 200) throw Http.oauthError(r);
-        return Tokens.from(r.body());
+        return Tokens.from(Http.json(r));
     }
 
     static String enc(String s) {
@@ -130,6 +130,8 @@ public final class LedgerlinkClient {
         private String authUrl;
         private HttpClient httpClient;
         private Duration timeout = Duration.ofSeconds(30);
+        private int maxRetries = 2;
+        private Duration maxRetryAfter = Duration.ofSeconds(30);
 
         private Builder(String baseUrl, String clientId, String clientSecret, String redirectUri) {
             this.baseUrl = baseUrl;
@@ -151,6 +153,18 @@ public final class LedgerlinkClient {
 
         public Builder timeout(Duration timeout) {
             this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * A 429 or 503 with Retry-After is retried after that delay, at most {@code maxRetries} times (default 2)
+         * and only when the delay is at most {@code maxRetryAfter} (default 30 s); otherwise, or when retries run
+         * out, the refusal is thrown with {@link ApiException#retryAfter()}. {@code maxRetries} 0 never waits.
+         */
+        public Builder retries(int maxRetries, Duration maxRetryAfter) {
+            if (maxRetries < 0) throw new IllegalArgumentException("maxRetries must be 0 or more");
+            this.maxRetries = maxRetries;
+            this.maxRetryAfter = maxRetryAfter;
             return this;
         }
 

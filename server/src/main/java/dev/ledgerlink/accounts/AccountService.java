@@ -1,5 +1,6 @@
 package dev.ledgerlink.accounts;
 
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.secrets.RandomTokens;
@@ -16,6 +17,7 @@ import org.jdbi.v3.core.Jdbi;
 public final class AccountService {
     public static final Set<String> ROLES = Set.of("owner", "admin", "manager", "employee", "accountant", "contractor");
     private static final int ACCOUNT_ID_LENGTH = 5;
+    private static final java.util.regex.Pattern FIXED_ACCOUNT_ID = java.util.regex.Pattern.compile("[A-Za-z0-9]{1,16}");
 
     private final Jdbi jdbi;
     private final Clock clock;
@@ -28,21 +30,39 @@ public final class AccountService {
     public Account create(String name, String timezone) {
         String n = name == null ? "" : name.trim();
         String tz = timezone == null || timezone.isBlank() ? "UTC" : timezone.trim();
-        new Validation()
-                .check(Names.isValidRequired(n), "name", "must not be empty; " + Names.RULE)
-                .check(isZone(tz), "timezone", "must be an IANA time zone such as America/Toronto")
-                .throwIfInvalid();
+        validate(n, tz).throwIfInvalid();
         // A short random id, as the platform's own ids look; retry on the rare collision.
         for (int attempt = 0; attempt < 20; attempt++) {
             String accountId = RandomTokens.alphanumeric(ACCOUNT_ID_LENGTH);
             try {
-                jdbi.useExtension(AccountStore.class, s -> s.insert(accountId, n, tz, clock.instant()));
+                jdbi.useExtension(AccountStore.class, s -> s.insert(accountId, n, tz, DbTime.now(clock)));
                 return find(accountId).orElseThrow();
             } catch (RuntimeException e) {
                 if (!Constraints.isUniqueViolation(e)) throw e;
             }
         }
         throw new IllegalStateException("no free account id after 20 attempts");
+    }
+
+    /** An account under an id chosen by the caller (seed files, so test suites can name their accounts). */
+    public Account createWithId(String accountId, String name, String timezone) {
+        String n = name == null ? "" : name.trim();
+        String tz = timezone == null || timezone.isBlank() ? "UTC" : timezone.trim();
+        validate(n, tz).check(accountId != null && FIXED_ACCOUNT_ID.matcher(accountId).matches(), "account_id",
+                "must be 1 to 16 letters and digits").throwIfInvalid();
+        try {
+            jdbi.useExtension(AccountStore.class, s -> s.insert(accountId, n, tz, clock.instant()));
+        } catch (RuntimeException e) {
+            if (Constraints.isUniqueViolation(e)) throw ServiceException.invalid("account_id", accountId + " is already taken");
+            throw e;
+        }
+        return find(accountId).orElseThrow();
+    }
+
+    private static Validation validate(String name, String tz) {
+        return new Validation()
+                .check(Names.isValidRequired(name), "name", "must not be empty; " + Names.RULE)
+                .check(isZone(tz), "timezone", "must be an IANA time zone such as America/Toronto");
     }
 
     public Optional<Account> find(String accountId) {
@@ -59,7 +79,7 @@ public final class AccountService {
         v.check(userExists, "user", "no user has the id " + userId);
         v.throwIfInvalid();
         try {
-            jdbi.useExtension(AccountStore.class, s -> s.insertMembership(account.get().businessId(), userId, r, clock.instant()));
+            jdbi.useExtension(AccountStore.class, s -> s.insertMembership(account.get().businessId(), userId, r, DbTime.now(clock)));
         } catch (RuntimeException e) {
             if (Constraints.isUniqueViolation(e)) throw ServiceException.invalid("user", "is already a member of account " + accountId);
             throw e;

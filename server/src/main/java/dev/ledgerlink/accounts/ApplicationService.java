@@ -1,5 +1,6 @@
 package dev.ledgerlink.accounts;
 
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.secrets.Hashes;
@@ -18,6 +19,8 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class ApplicationService {
     public static final int MAX_REDIRECT_URIS = 20;
+    private static final java.util.regex.Pattern FIXED_CLIENT_ID = java.util.regex.Pattern.compile("[A-Za-z0-9]{8,64}");
+    private static final int MIN_FIXED_SECRET = 16;
 
     /** The application and its secret in plain text: the one moment the secret exists outside the client. */
     public record Created(Application application, String clientSecret) {}
@@ -38,6 +41,26 @@ public final class ApplicationService {
 
     /** An application that belongs to {@code ownerAccountId} (null: to no account); its members see it in the console. */
     public Created create(String name, List<String> redirectUris, List<String> scopes, String ownerAccountId) {
+        // Letters and digits only: a client id starting with "-" would read as an option on a command line.
+        return create(name, redirectUris, scopes, ownerAccountId, RandomTokens.alphanumeric(32), RandomTokens.urlSafe(32));
+    }
+
+    /**
+     * An application with a client id and secret chosen by the caller, so test suites are reproducible
+     * (seed files). Development mode only: outside it secrets are random and shown once.
+     */
+    public Created createFixed(String name, List<String> redirectUris, List<String> scopes, String clientId, String clientSecret) {
+        if (!devMode) throw ServiceException.invalid("client_id", "a fixed client_id and client_secret are allowed in development mode only");
+        new Validation()
+                .check(clientId != null && FIXED_CLIENT_ID.matcher(clientId).matches(), "client_id", "must be 8 to 64 letters and digits")
+                .check(clientSecret != null && clientSecret.length() >= MIN_FIXED_SECRET && clientSecret.length() <= 512,
+                        "client_secret", "must be " + MIN_FIXED_SECRET + " to 512 characters")
+                .throwIfInvalid();
+        if (findByClientId(clientId).isPresent()) throw ServiceException.invalid("client_id", clientId + " is already taken");
+        return create(name, redirectUris, scopes, ownerAccountId, clientId, clientSecret);
+    }
+
+    private Created create(String name, List<String> redirectUris, List<String> scopes, String ownerAccountId, String clientId, String secret) {
         String n = name == null ? "" : name.trim();
         List<String> uris = redirectUris == null ? List.of() : redirectUris.stream().map(String::trim).distinct().toList();
         Set<String> scopeSet = new LinkedHashSet<>();
@@ -56,11 +79,8 @@ public final class ApplicationService {
         if (!unknown.isEmpty()) v.add("scope", "unknown scope " + String.join(", ", unknown) + "; known: " + String.join(" ", Scopes.all()));
         v.throwIfInvalid();
 
-        // Letters and digits only: a client id starting with "-" would read as an option on a command line.
-        String clientId = RandomTokens.alphanumeric(32);
-        String secret = RandomTokens.urlSafe(32);
         long id = jdbi.withExtension(ApplicationStore.class, s -> s.insert(clientId, Hashes.sha256Hex(secret), n,
-                String.join("\n", uris), Scopes.join(scopeSet), clock.instant(), ownerAccountId));
+                String.join("\n", uris), Scopes.join(scopeSet), DbTime.now(clock), ownerAccountId));
         return new Created(find(id).orElseThrow(), secret);
     }
 
@@ -97,7 +117,7 @@ public final class ApplicationService {
     public Created rotateSecret(String idOrClientId) {
         Application app = show(idOrClientId);
         String secret = RandomTokens.urlSafe(32);
-        jdbi.useExtension(ApplicationStore.class, s -> s.rotateSecret(app.id(), Hashes.sha256Hex(secret), clock.instant()));
+        jdbi.useExtension(ApplicationStore.class, s -> s.rotateSecret(app.id(), Hashes.sha256Hex(secret), DbTime.now(clock)));
         return new Created(find(app.id()).orElseThrow(), secret);
     }
 

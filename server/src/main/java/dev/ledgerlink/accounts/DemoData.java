@@ -1,6 +1,5 @@
 package dev.ledgerlink.accounts;
 
-import dev.ledgerlink.Services;
 import dev.ledgerlink.secrets.RandomTokens;
 import java.util.List;
 import java.util.Optional;
@@ -28,14 +27,17 @@ public final class DemoData {
 
     private DemoData() {}
 
-    /** Creates the demo data unless the database already has users; empty when nothing was created. */
-    public static Optional<Created> ensure(Services s, String baseUrl) {
-        if (s.users().count() > 0) return Optional.empty();
+    /**
+     * Creates the demo data unless the database already has users; empty when nothing was created.
+     * {@code applications} is the development-mode service: the demo redirect URIs are http on localhost.
+     */
+    public static Optional<Created> ensure(UserService users, AccountService accounts, ApplicationService applications) {
+        if (users.count() > 0) return Optional.empty();
         String password = RandomTokens.alphanumeric(16);
-        User user = s.users().create(DEMO_EMAIL, password, "Demo", "User");
-        Account account = s.accounts().create("Demo Business", "UTC");
-        s.accounts().addMember(account.accountId(), user.id(), "owner");
-        ApplicationService.Created app = new ApplicationService(s.database().jdbi(), s.clock(), true).create(
+        User user = users.create(DEMO_EMAIL, password, "Demo", "User");
+        Account account = accounts.create("Demo Business", "UTC");
+        accounts.addMember(account.accountId(), user.id(), "owner");
+        ApplicationService.Created app = applications.create(
                 "Demo Application",
                 List.of("http://localhost:8000/callback", "https://localhost/callback"),
                 List.copyOf(Scopes.all()), account.accountId());

@@ -1,5 +1,6 @@
 package dev.ledgerlink.accounts;
 
+import dev.ledgerlink.net.LoopbackHost;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -29,17 +30,10 @@ public final class RedirectUriRule {
         if (parsed.getRawUserInfo() != null) return Optional.of("must not carry user information");
         String scheme = parsed.getScheme().toLowerCase(Locale.ROOT);
         if (scheme.equals("https")) return Optional.empty();
-        if (scheme.equals("http") && isLoopbackHost(parsed.getHost())) {
+        if (scheme.equals("http") && LoopbackHost.is(parsed.getHost())) {
             return devMode ? Optional.empty() : Optional.of("must use https (http to a loopback host only in development mode)");
         }
         return Optional.of("must use https");
     }
 
-    /** localhost, 127.0.0.0/8 and [::1], by name only: no DNS lookup. */
-    public static boolean isLoopbackHost(String host) {
-        if (host == null) return false;
-        String h = host.toLowerCase(Locale.ROOT);
-        if (h.startsWith("[") && h.endsWith("]")) h = h.substring(1, h.length() - 1);
-        return h.equals("localhost") || h.endsWith(".localhost") || h.equals("::1") || h.matches("127(\\.\\d{1,3}){3}");
-    }
 }

@@ -1,5 +1,6 @@
 package dev.ledgerlink.accounts;
 
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.secrets.PasswordHasher;
@@ -38,7 +39,7 @@ public final class UserService {
         String key = emailKey(e);
         String hash = PasswordHasher.hash(password);
         try {
-            long id = jdbi.withExtension(UserStore.class, s -> s.insert(e, key, hash, first, last, clock.instant()));
+            long id = jdbi.withExtension(UserStore.class, s -> s.insert(e, key, hash, first, last, DbTime.now(clock)));
             return find(id).orElseThrow();
         } catch (RuntimeException ex) {
             if (Constraints.isUniqueViolation(ex)) throw ServiceException.invalid("email", "is already registered");

@@ -2,7 +2,7 @@ package dev.ledgerlink.callbacks;
 
 import java.time.Instant;
 
-/** One row of the callbacks table (V3, V30). The verification code itself is never held here in plain text. */
+/** One row of the callbacks table (V3, V6). The verification code itself is never held here in plain text. */
 public record Callback(
         long id,
         String accountId,

@@ -1,5 +1,6 @@
 package dev.ledgerlink.callbacks;
 
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.accounts.AccountService;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
@@ -189,9 +190,8 @@ public final class CallbackService {
         if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.enqueue(c.id());
     }
 
-    /** Whole microseconds: what both databases store, so an instant reads back exactly (H2 rounds, PostgreSQL truncates). */
     private Instant now() {
-        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        return DbTime.now(clock);
     }
 
     private Callback load(TokenPrincipal principal, String accountId, long id) {

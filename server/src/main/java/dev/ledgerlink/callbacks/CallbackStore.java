@@ -12,8 +12,9 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
 /**
  * The callbacks table. Every read is keyed by account and application, so a callback of another
- * account or application is simply not found. The delivery engine reads this table on its own and
- * writes only disabled and failing_since (see V3).
+ * account or application is simply not found. The delivery engine reads this table on its own (the
+ * subscribers of an event, a callback's uri and code when it sends) and writes nothing here: it
+ * reports outcomes to {@link DeliveryFailures}, which keeps failing_since and disabled.
  */
 @RegisterRowMapper(CallbackRows.class)
 public interface CallbackStore {
@@ -84,4 +85,17 @@ public interface CallbackStore {
 
     @SqlUpdate("delete from callbacks where id = :id")
     int delete(long id);
+
+    // The run of failures (FailureRuns): started by the first failure, ended by any success.
+    @SqlUpdate("update callbacks set failing_since = :now, updated_at = :now where id = :id and failing_since is null")
+    int startFailureRun(long id, Instant now);
+
+    @SqlUpdate("update callbacks set failing_since = null, updated_at = :now where id = :id and failing_since is not null")
+    int endFailureRun(long id, Instant now);
+
+    /** Disables only if the run of failures is still old enough (a success in between resets failing_since). */
+    @SqlUpdate("""
+            update callbacks set disabled = true, updated_at = :now
+            where id = :id and disabled = false and failing_since is not null and failing_since <= :cutoff""")
+    int disableIfFailingSince(long id, Instant cutoff, Instant now);
 }

@@ -1,5 +1,6 @@
 package dev.ledgerlink.callbacks;
 
+import dev.ledgerlink.net.LoopbackHost;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -52,7 +53,7 @@ public final class CallbackUriRule {
         String bareHost = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
         if (scheme.equals("http")) {
             if (!devMode) return "must use https";
-            return isLoopbackName(bareHost) ? null : "must use https (http is allowed only to loopback hosts in development mode)";
+            return LoopbackHost.is(bareHost) ? null : "must use https (http is allowed only to loopback hosts in development mode)";
         }
         if (!scheme.equals("https")) return "must use https";
         if (devMode) return null;
@@ -67,13 +68,5 @@ public final class CallbackUriRule {
             if (!PublicAddresses.isPublic(a)) return "must not point at a private, loopback or link-local address";
         }
         return null;
-    }
-
-    /** localhost names and literal loopback addresses, without asking DNS. */
-    static boolean isLoopbackName(String host) {
-        String h = host.toLowerCase(Locale.ROOT);
-        if (h.equals("localhost") || h.endsWith(".localhost")) return true;
-        if (h.matches("127(\\.\\d{1,3}){3}")) return true;
-        return h.equals("::1") || h.equals("0:0:0:0:0:0:0:1");
     }
 }

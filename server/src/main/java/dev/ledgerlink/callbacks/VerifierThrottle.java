@@ -8,7 +8,7 @@ import java.time.Instant;
  * after that every try (right or wrong) is refused with 429 until the window that began with the
  * first wrong try has passed. Codes have 128 bits or more, so this is defence in depth against
  * guessing, not the only defence. A successful verification clears the count. Pure: the counters
- * live in callbacks.verify_failures and verify_failures_since (V30).
+ * live in callbacks.verify_failures and verify_failures_since (V6).
  */
 public final class VerifierThrottle {
     public static final int MAX_WRONG_TRIES = 5;

@@ -2,8 +2,8 @@ package dev.ledgerlink.cli;
 
 import dev.ledgerlink.Services;
 import dev.ledgerlink.events.Event;
+import dev.ledgerlink.events.EventJson;
 import dev.ledgerlink.events.EventPublisher;
-import dev.ledgerlink.web.EventHandlers;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -33,7 +33,7 @@ final class EventsCommand {
         @Override
         void run(Services s) {
             Event e = s.events().publish(new EventPublisher.Request(name, account, objectId, userId, idempotencyKey));
-            print(Map.of("event", EventHandlers.json(e)), "event " + e.id() + " " + e.name() + " stored; " + e.deliveries() + " deliveries queued");
+            print(Map.of("event", EventJson.of(e)), "event " + e.id() + " " + e.name() + " stored; " + e.deliveries() + " deliveries queued");
         }
     }
 }

@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The ledgerlink command line: the server and the operator commands. */
 @Command(name = "ledgerlink", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "OAuth 2.0 authorization and event-callback service.",
-        subcommands = {ServeCommand.class, AccountsCommand.class, UsersCommand.class, AppsCommand.class, EventsCommand.class, DeliveriesCommand.class,
+        subcommands = {ServeCommand.class, AccountsCommand.class, UsersCommand.class, AppsCommand.class, EventsCommand.class, DeliveriesCommand.class, TokensCommand.class, SeedCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main {
 

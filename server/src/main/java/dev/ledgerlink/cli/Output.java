@@ -1,10 +1,9 @@
 package dev.ledgerlink.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.ledgerlink.config.ConfigurationException;
 import dev.ledgerlink.errors.ServiceException;
-import dev.ledgerlink.web.ErrorBodies;
-import dev.ledgerlink.web.Json;
+import dev.ledgerlink.json.ErrorBodies;
+import dev.ledgerlink.json.Json;
 import java.io.PrintWriter;
 import java.util.Map;
 import picocli.CommandLine;
@@ -27,11 +26,7 @@ final class Output {
     }
 
     static String toJson(Object value) {
-        try {
-            return Json.MAPPER.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return Json.write(value);
     }
 
     /** Renders refusals as the API's error body (with --json) or as one line, and picks the exit code. */

@@ -30,6 +30,9 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--dev", description = "Development mode: http loopback URIs allowed; demo data on first start.")
     boolean dev;
 
+    @Option(names = "--seed", paramLabel = "FILE", description = "Apply this seed file (YAML or JSON; idempotent) once the server is up.")
+    java.nio.file.Path seed;
+
     @Override
     public Integer call() throws InterruptedException {
         Settings.Builder b = store.settingsBuilder();
@@ -40,6 +43,14 @@ final class ServeCommand implements Callable<Integer> {
 
         long started = System.nanoTime();
         LedgerlinkServer server = LedgerlinkServer.start(settings, Clock.systemUTC());
+        if (seed != null) {
+            try {
+                System.out.println(SeedCommand.describe(SeedCommand.seed(server.services(), seed)));
+            } catch (RuntimeException e) {
+                server.close();
+                throw e;
+            }
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("shutting down");
@@ -48,7 +59,8 @@ final class ServeCommand implements Callable<Integer> {
         }, "ledgerlink-shutdown"));
 
         if (settings.flag(Setting.DEV)) {
-            DemoData.ensure(server.services(), server.baseUrl()).ifPresent(demo -> System.out.println(demo.describe(server.authUrl())));
+            var s = server.services();
+            DemoData.ensure(s.users(), s.accounts(), s.applications()).ifPresent(demo -> System.out.println(demo.describe(server.authUrl())));
         }
         LOG.info("ledgerlink ready on {} (auth page {}, database {}) in {} ms", server.baseUrl(), server.authUrl(),
                 server.services().database().dialect().name().toLowerCase(), (System.nanoTime() - started) / 1_000_000);

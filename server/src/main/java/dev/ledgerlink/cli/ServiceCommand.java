@@ -22,7 +22,7 @@ abstract class ServiceCommand implements Callable<Integer> {
 
     @Override
     public final Integer call() {
-        Settings settings = store.settingsBuilder().build();
+        Settings settings = adjust(store.settingsBuilder()).build();
         Services services = store.open(settings);
         try {
             run(services);
@@ -33,6 +33,11 @@ abstract class ServiceCommand implements Callable<Integer> {
     }
 
     abstract void run(Services services);
+
+    /** A command's own settings on top of the shared options (seed --dev). */
+    Settings.Builder adjust(Settings.Builder settings) {
+        return settings;
+    }
 
     void print(Map<String, ?> result, String human) {
         Output.print(spec, json, result, human);

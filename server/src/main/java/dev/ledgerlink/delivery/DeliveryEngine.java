@@ -1,5 +1,7 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.callbacks.DeliveryFailures;
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.store.Database;
 import java.time.Clock;
@@ -39,7 +41,6 @@ public final class DeliveryEngine implements AutoCloseable {
     private final Clock clock;
     private final SecretBox secretBox;
     private final RetrySchedule schedule;
-    private final DisablePolicy disablePolicy;
     private final Duration lease;
     private final Duration pollInterval;
     private final int concurrency;
@@ -62,7 +63,6 @@ public final class DeliveryEngine implements AutoCloseable {
         this.clock = clock;
         this.secretBox = secretBox;
         this.schedule = config.schedule();
-        this.disablePolicy = config.disablePolicy();
         this.lease = config.lease();
         this.pollInterval = config.pollInterval();
         this.concurrency = config.concurrency();
@@ -74,12 +74,12 @@ public final class DeliveryEngine implements AutoCloseable {
         this.metrics = new DeliveryMetrics(registry);
         this.slots = new Semaphore(concurrency);
         this.sender = new DeliverySender(config.timeout(), config.guardTargets(), clock);
-        this.recorder = new ResultRecorder(database.jdbi(), clock, schedule, disablePolicy, metrics);
+        this.recorder = new ResultRecorder(database.jdbi(), clock, schedule, config.failures(), metrics);
         this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().start(this::dispatchLoop);
     }
 
     /** What the engine is told by the settings. */
-    public record Config(RetrySchedule schedule, DisablePolicy disablePolicy, Duration timeout, Duration lease,
+    public record Config(RetrySchedule schedule, DeliveryFailures failures, Duration timeout, Duration lease,
                          Duration pollInterval, int concurrency, int perCallbackConcurrency, boolean guardTargets, String userAgent) {}
 
     /** New work was committed by this process: claim now instead of at the next poll. */

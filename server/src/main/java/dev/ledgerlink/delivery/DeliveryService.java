@@ -1,5 +1,6 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.ServiceException;
 import java.time.Clock;
 import java.time.Instant;
@@ -51,11 +52,12 @@ public final class DeliveryService {
 
     /**
      * Fan-out of a just-stored event, inside the publisher's transaction: one delivery per verified,
-     * enabled callback of the account subscribed to the name or its noun, in one INSERT ... SELECT.
+     * enabled callback of the account subscribed to the name or its noun, in one INSERT ... SELECT
+     * (an events.FanOut, handed to the publisher by the wiring).
      */
-    public int fanOut(org.jdbi.v3.core.Handle h, long eventId, String accountId, String name, java.time.Instant now) {
+    public int fanOut(org.jdbi.v3.core.Handle h, long eventId, String accountId, String name, String noun, java.time.Instant now) {
         return h.createUpdate(DeliveryStore.FAN_OUT).bind("eventId", eventId).bind("accountId", accountId)
-                .bind("name", name).bind("noun", dev.ledgerlink.events.EventCatalog.nounOf(name)).bind("now", now).execute();
+                .bind("name", name).bind("noun", noun).bind("now", now).execute();
     }
 
     /** A page of one callback's deliveries, newest first, each with its attempts. */

@@ -82,19 +82,6 @@ final class DeliveryStore {
             update deliveries set state = 'dropped', attempts = :attempts, drop_reason = :reason, lease_owner = null, finished_at = :now
             where id = :id and coalesce(lease_owner, '') = :token""";
 
-    static final String CALLBACK_FAILING = """
-            update callbacks set failing_since = :now, updated_at = :now
-            where id = :id and failing_since is null""";
-
-    static final String CALLBACK_SUCCEEDED = """
-            update callbacks set failing_since = null, updated_at = :now
-            where id = :id and failing_since is not null""";
-
-    /** Disables only if the run of failures is still old enough (a success in between resets failing_since). */
-    static final String DISABLE_CALLBACK = """
-            update callbacks set disabled = true, updated_at = :now
-            where id = :id and disabled = false and failing_since is not null and failing_since <= :cutoff""";
-
     static final String DROP_PENDING_EVENTS_OF_CALLBACK = """
             update deliveries set state = 'dropped', drop_reason = :reason, lease_owner = null, finished_at = :now
             where callback_id = :callbackId and state = 'pending' and kind = 'event'""";

@@ -1,5 +1,11 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.callbacks.CallbackStateMachine;
+import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
+import dev.ledgerlink.callbacks.CallbackStateMachine.State;
+import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
+import dev.ledgerlink.callbacks.DeliveryFailures;
+import dev.ledgerlink.store.DbTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes outcomes back in batches, one transaction per batch: the attempt rows, each delivery's new
- * state (delivered, retry at, dropped), and the callbacks' failure runs (failing_since, disabled).
+ * state (delivered, retry at, dropped), and each callback's outcome, reported to the callbacks
+ * capability ({@link DeliveryFailures}), which may disable it.
  * State changes apply only while the worker still holds the lease; the attempt is recorded anyway.
  */
 final class ResultRecorder implements AutoCloseable {
@@ -31,17 +38,17 @@ final class ResultRecorder implements AutoCloseable {
     private final Jdbi jdbi;
     private final Clock clock;
     private final RetrySchedule schedule;
-    private final DisablePolicy disablePolicy;
+    private final DeliveryFailures failures;
     private final DeliveryMetrics metrics;
     private final LinkedBlockingQueue<Result> queue = new LinkedBlockingQueue<>();
     private final Thread writer;
     private volatile boolean running = true;
 
-    ResultRecorder(Jdbi jdbi, Clock clock, RetrySchedule schedule, DisablePolicy disablePolicy, DeliveryMetrics metrics) {
+    ResultRecorder(Jdbi jdbi, Clock clock, RetrySchedule schedule, DeliveryFailures failures, DeliveryMetrics metrics) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.schedule = schedule;
-        this.disablePolicy = disablePolicy;
+        this.failures = failures;
         this.metrics = metrics;
         this.writer = Thread.ofPlatform().name("delivery-recorder").daemon().start(this::loop);
     }
@@ -144,28 +151,22 @@ final class ResultRecorder implements AutoCloseable {
         });
     }
 
-    /** A success ends a callback's run of failures; a failure starts one or, once long enough, disables it. */
+    /** Reports each callback's outcome of this batch; a failure that disables it drops what was still queued for it. */
     private void recordCallbackRuns(Handle h, Instant now, Set<Long> succeeded, Set<ClaimedDelivery> failed) {
         Set<Long> seen = new LinkedHashSet<>();
         for (ClaimedDelivery d : failed) {
             if (succeeded.contains(d.callbackId()) || !seen.add(d.callbackId())) continue;
-            if (d.failingSince() == null) {
-                h.createUpdate(DeliveryStore.CALLBACK_FAILING).bind("id", d.callbackId()).bind("now", now).execute();
-            } else if (disablePolicy.shouldDisable(d.failingSince(), now)) {
-                int disabled = h.createUpdate(DeliveryStore.DISABLE_CALLBACK).bind("id", d.callbackId())
-                        .bind("cutoff", disablePolicy.cutoff(now)).bind("now", now).execute();
-                if (disabled > 0) {
-                    int droppedCount = h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", d.callbackId())
-                            .bind("reason", "callback disabled after failing since " + d.failingSince()).bind("now", now).execute();
-                    metrics.disabled.increment();
-                    metrics.dropped.increment(droppedCount);
-                    LOG.info("callback {} disabled: every attempt failed since {}", d.callbackId(), d.failingSince());
-                }
+            State state = CallbackStateMachine.stateOf(d.verified(), d.disabled());
+            Optional<Transition> disabled = failures.failed(h, d.callbackId(), state, d.failingSince(), now);
+            if (disabled.isEmpty()) continue;
+            metrics.disabled.increment();
+            if (disabled.get().has(Effect.DROP_PENDING)) {
+                int droppedCount = h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", d.callbackId())
+                        .bind("reason", "callback disabled after failing since " + d.failingSince()).bind("now", now).execute();
+                metrics.dropped.increment(droppedCount);
             }
         }
-        for (Long id : succeeded) {
-            h.createUpdate(DeliveryStore.CALLBACK_SUCCEEDED).bind("id", id).bind("now", now).execute();
-        }
+        for (Long id : succeeded) failures.succeeded(h, id, now);
     }
 
     /** Writes what is still queued, then stops. */

@@ -1,7 +1,6 @@
 package dev.ledgerlink.events;
 
-import dev.ledgerlink.delivery.DbTime;
-import dev.ledgerlink.delivery.DeliveryService;
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.store.Constraints;
 import java.time.Clock;
@@ -20,12 +19,15 @@ public final class EventPublisher {
 
     private final Jdbi jdbi;
     private final Clock clock;
-    private final DeliveryService deliveries;
+    private final FanOut fanOut;
+    private final Runnable afterQueued;
 
-    public EventPublisher(Jdbi jdbi, Clock clock, DeliveryService deliveries) {
+    /** @param afterQueued runs after a commit that queued deliveries (wakes this process's engine) */
+    public EventPublisher(Jdbi jdbi, Clock clock, FanOut fanOut, Runnable afterQueued) {
         this.jdbi = jdbi;
         this.clock = clock;
-        this.deliveries = deliveries;
+        this.fanOut = fanOut;
+        this.afterQueued = afterQueued;
     }
 
     /** What a publisher says happened. {@code idempotencyKey} may be null; a repeat with the same key is a no-op. */
@@ -54,7 +56,7 @@ public final class EventPublisher {
             }
             throw e;
         }
-        if (event.deliveries() > 0) deliveries.enqueued();
+        if (event.deliveries() > 0) afterQueued.run();
         return event;
     }
 
@@ -69,7 +71,7 @@ public final class EventPublisher {
                 .bind("accountId", r.accountId()).bind("name", r.name()).bind("objectId", r.objectId())
                 .bind("userId", r.userId()).bind("key", r.idempotencyKey()).bind("now", now)
                 .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one();
-        int fannedOut = deliveries.fanOut(h, id, r.accountId(), r.name(), now);
+        int fannedOut = fanOut.queue(h, id, r.accountId(), r.name(), EventCatalog.nounOf(r.name()), now);
         return new Event(id, r.name(), r.accountId(), r.objectId(), r.userId(), now, fannedOut);
     }
 

@@ -2,7 +2,6 @@ package dev.ledgerlink.oauth;
 
 import dev.ledgerlink.accounts.Application;
 import dev.ledgerlink.accounts.ApplicationService;
-import dev.ledgerlink.accounts.Scopes;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -76,15 +75,8 @@ public final class AuthorizationRequests {
 
     /** Requested scopes must be known and a subset of the application's; none requested means all of them. */
     private static Set<String> scopes(String requested, Application app, String redirectUri, String state) {
-        if (requested == null || requested.isBlank()) return app.scopes();
-        Set<String> scopes = Scopes.parse(requested);
-        for (String s : scopes) {
-            if (!app.scopes().contains(s)) {
-                throw AuthorizationError.redirect(redirectUri, state, "invalid_scope",
-                        "scope " + s + " is not among the scopes of this application");
-            }
-        }
-        return scopes;
+        return ScopeRequest.resolve(requested, app, s -> AuthorizationError.redirect(redirectUri, state, "invalid_scope",
+                "scope " + s + " is not among the scopes of this application"));
     }
 
     private static String single(Map<String, List<String>> query, String name, String redirectUri, String state) {

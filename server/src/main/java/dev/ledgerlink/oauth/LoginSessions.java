@@ -1,11 +1,11 @@
 package dev.ledgerlink.oauth;
 
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.secrets.RandomTokens;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
 
@@ -76,6 +76,6 @@ public final class LoginSessions {
     }
 
     private Instant now() {
-        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+        return DbTime.now(clock);
     }
 }

@@ -1,10 +1,10 @@
 package dev.ledgerlink.oauth;
 
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.secrets.Hashes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
@@ -70,6 +70,6 @@ public final class LoginThrottle {
     }
 
     private Instant now() {
-        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+        return DbTime.now(clock);
     }
 }

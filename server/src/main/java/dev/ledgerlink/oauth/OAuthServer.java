@@ -7,7 +7,7 @@ import dev.ledgerlink.config.Settings;
 import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
 
-/** The authorization server's parts, built once: the page flow, client authentication, the grants, revocation, grant listing. */
+/** The authorization server's parts, built once: the page flow, client authentication, the grants, revocation, the operator's grant without a browser, and grant listing. */
 public record OAuthServer(
         AuthorizationRequests requests,
         AuthorizationFlow flow,
@@ -17,22 +17,25 @@ public record OAuthServer(
         AuthorizationCodeGrant authorizationCodeGrant,
         RefreshTokenGrant refreshTokenGrant,
         Revocation revocation,
+        OperatorGrant operatorGrant,
         Grants grants) {
 
     public static OAuthServer create(Settings settings, Clock clock, Jdbi jdbi, TokenService tokens,
                                      UserService users, ApplicationService applications) {
         var throttle = new LoginThrottle(jdbi, clock, settings.integer(Setting.LOGIN_MAX_FAILURES), settings.duration(Setting.LOGIN_THROTTLE_WINDOW));
+        var consents = new Consents(jdbi, clock);
         var codes = new AuthorizationCodes(jdbi, clock, settings.duration(Setting.AUTHORIZATION_CODE_TTL));
         var login = new PasswordLogin(users, throttle);
         return new OAuthServer(
                 new AuthorizationRequests(applications),
-                new AuthorizationFlow(users, login, new Consents(jdbi, clock), codes),
+                new AuthorizationFlow(users, login, consents, codes),
                 new LoginSessions(jdbi, clock),
                 login,
                 new ClientAuthentication(applications),
                 new AuthorizationCodeGrant(jdbi, tokens),
                 new RefreshTokenGrant(jdbi, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW)),
                 new Revocation(jdbi, tokens),
+                new OperatorGrant(jdbi, users, applications, consents, tokens),
                 new Grants(jdbi, tokens));
     }
 }

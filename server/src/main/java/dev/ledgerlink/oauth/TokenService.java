@@ -1,12 +1,12 @@
 package dev.ledgerlink.oauth;
 
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.accounts.Scopes;
 import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.secrets.RandomTokens;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.Set;
 import org.jdbi.v3.core.Handle;
@@ -92,7 +92,7 @@ public final class TokenService implements AccessTokenVerifier {
 
     /** Whole microseconds: what both databases store, so a stored instant reads back exactly. */
     Instant now() {
-        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+        return DbTime.now(clock);
     }
 
     /** The bearer path: one indexed query, then expiry against the injected clock. */

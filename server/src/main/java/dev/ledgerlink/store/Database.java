@@ -44,12 +44,16 @@ public final class Database implements AutoCloseable {
         if (metrics != null) config.setMetricRegistry(metrics);
         HikariDataSource ds = new HikariDataSource(config);
         try {
+            MigrationHistory.renumberUnreleased(ds);
             Flyway.configure()
                     .dataSource(ds)
                     .locations("classpath:db/migration")
                     .placeholders(java.util.Map.of("dialect", dialect.name().toLowerCase()))
                     .load()
                     .migrate();
+        } catch (SQLException e) {
+            ds.close();
+            throw new IllegalStateException("cannot read the migration history: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             ds.close();
             throw e;

@@ -7,6 +7,14 @@ import java.util.Locale;
  * What ledgerlink adds to a JDBC URL it is given. A plain H2 file URL becomes shareable between
  * processes (AUTO_SERVER), so the CLI can work on the file while a server has it open; every H2 URL
  * gets PostgreSQL compatibility so one set of SQL serves both databases.
+ *
+ * <p>Every H2 URL gets {@code WRITE_DELAY=0}: by default H2 (2.x, MVStore) writes committed
+ * transactions to its file from a background thread up to 500 ms later, so a process killed in that
+ * window loses commits it had already acknowledged, and hands their ids out again after restart.
+ * With a write delay of 0 each commit stores its changes to the file (the operating system's page
+ * cache, which outlives the process) before the commit returns (TransactionStore.endTransaction calls
+ * MVStore.commit), which is what decisions.md "Durability and failure" asks of a 2xx. A URL that sets
+ * another WRITE_DELAY is refused rather than quietly weakening that promise.
  */
 public final class JdbcUrls {
     private JdbcUrls() {}
@@ -30,6 +38,18 @@ public final class JdbcUrls {
         if (!lower.contains(";mode=")) out.append(";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH");
         if (!lower.contains(";lock_timeout=")) out.append(";LOCK_TIMEOUT=10000");
         if (inMemory && !lower.contains(";db_close_delay=")) out.append(";DB_CLOSE_DELAY=-1");
+        out.append(durableCommits(lower, trimmed));
         return out.toString();
+    }
+
+    /** {@code ;WRITE_DELAY=0} unless the URL already says so; any other write delay is refused. */
+    private static String durableCommits(String lower, String url) {
+        int at = lower.indexOf(";write_delay=");
+        if (at < 0) return ";WRITE_DELAY=0";
+        int end = lower.indexOf(';', at + 1);
+        String value = lower.substring(at + ";write_delay=".length(), end < 0 ? lower.length() : end).trim();
+        if (value.equals("0")) return "";
+        throw new ConfigurationException("db.url sets WRITE_DELAY=" + value + ", which acknowledges commits before they reach the "
+                + "database file (a crash would lose them); remove it, ledgerlink sets WRITE_DELAY=0 itself: " + url);
     }
 }

@@ -14,12 +14,9 @@ public final class BearerAuth {
     }
 
     public TokenPrincipal require(Context ctx) {
-        String header = ctx.header("Authorization");
-        if (header == null || header.isBlank()) throw ServiceException.unauthorized("An access token is required (Authorization: Bearer <token>).");
-        if (header.length() < 7 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            throw ServiceException.unauthorized("The Authorization header must use the Bearer scheme.");
-        }
-        String token = header.substring(7).trim();
+        if (!BearerHeader.present(ctx)) throw ServiceException.unauthorized("An access token is required (Authorization: Bearer <token>).");
+        String token = BearerHeader.credential(ctx);
+        if (token == null) throw ServiceException.unauthorized("The Authorization header must use the Bearer scheme.");
         return verifier.verify(token)
                 .orElseThrow(() -> ServiceException.unauthorized("The access token is unknown, expired or revoked."));
     }

@@ -5,12 +5,11 @@ import dev.ledgerlink.callbacks.Callback;
 import dev.ledgerlink.callbacks.CallbackPage;
 import dev.ledgerlink.callbacks.CallbackSearch;
 import dev.ledgerlink.callbacks.CallbackService;
+import dev.ledgerlink.callbacks.UpdatedAt;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.oauth.TokenPrincipal;
 import io.javalin.http.Context;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +17,6 @@ import java.util.Set;
 
 /** /events/account/{account_id}/events/callbacks: parse, call {@link CallbackService}, render the envelopes of interface.md. */
 final class CallbackHandlers {
-    private static final DateTimeFormatter UPDATED_AT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
     private static final Set<String> CALLBACK_FIELDS = Set.of("event", "uri", "verifier", "resend");
 
     private final CallbackService callbacks;
@@ -39,7 +37,7 @@ final class CallbackHandlers {
 
     void get(Context ctx) {
         TokenPrincipal who = auth.require(ctx);
-        ctx.json(one(callbacks.get(who, accountId(ctx), callbackId(ctx))));
+        ctx.json(one(callbacks.get(who, accountId(ctx), PathIds.callbackId(ctx))));
     }
 
     void list(Context ctx) {
@@ -58,7 +56,7 @@ final class CallbackHandlers {
     void put(Context ctx) {
         TokenPrincipal who = auth.require(ctx);
         String accountId = accountId(ctx);
-        long id = callbackId(ctx);
+        long id = PathIds.callbackId(ctx);
         JsonNode cb = callbackObject(ctx);
         Callback c;
         if (cb.has("verifier")) {
@@ -81,7 +79,7 @@ final class CallbackHandlers {
 
     void delete(Context ctx) {
         TokenPrincipal who = auth.require(ctx);
-        callbacks.delete(who, accountId(ctx), callbackId(ctx));
+        callbacks.delete(who, accountId(ctx), PathIds.callbackId(ctx));
         ctx.json(Map.of("response", Map.of()));
     }
 
@@ -93,7 +91,7 @@ final class CallbackHandlers {
         r.put("uri", c.uri());
         r.put("verified", c.verified());
         r.put("disabled", c.disabled());
-        r.put("updated_at", UPDATED_AT.format(c.updatedAt()));
+        r.put("updated_at", UpdatedAt.format(c.updatedAt()));
         return r;
     }
 
@@ -105,20 +103,10 @@ final class CallbackHandlers {
         return ctx.pathParam("account_id");
     }
 
-    /** An id that is not a positive integer names no callback: 404, as for an unknown one. */
-    private static long callbackId(Context ctx) {
-        try {
-            long id = Long.parseLong(ctx.pathParam("callback_id"));
-            if (id > 0) return id;
-        } catch (NumberFormatException e) {
-            // falls through
-        }
-        throw ServiceException.notFound();
-    }
 
     /** The body's "callback" object; malformed JSON is a 400, a missing object or an unknown field a 422. */
     private static JsonNode callbackObject(Context ctx) {
-        JsonNode body = Json.objectBody(ctx);
+        JsonNode body = RequestBodies.objectBody(ctx);
         Validation v = new Validation();
         body.fieldNames().forEachRemaining(f -> {
             if (!f.equals("callback")) v.add(f, "is not a known field (the body is {\"callback\": {...}})");

@@ -3,10 +3,10 @@ package dev.ledgerlink.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.events.Event;
+import dev.ledgerlink.events.EventJson;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.events.OperatorKey;
 import io.javalin.http.Context;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** POST /internal/v1/events: other internal services publish events here, with the operator key (not OAuth). */
@@ -21,35 +21,20 @@ public final class EventHandlers {
 
     void publish(Context ctx) {
         requireOperator(ctx);
-        JsonNode body = Json.objectBody(ctx);
+        JsonNode body = RequestBodies.objectBody(ctx);
         Event e = publisher.publish(new EventPublisher.Request(
                 text(body, "name"), text(body, "account_id"), id(body, "object_id"), id(body, "user_id"),
                 ctx.header("Idempotency-Key")));
-        ctx.status(202).json(Map.of("event", json(e)));
+        ctx.status(202).json(Map.of("event", EventJson.of(e)));
     }
 
     private void requireOperator(Context ctx) {
         if (!operatorKey.configured()) {
             throw ServiceException.forbidden("Event publishing is disabled: set events.operator-key (LEDGERLINK_EVENTS_OPERATOR_KEY) to enable it.");
         }
-        String header = ctx.header("Authorization");
-        if (header == null || header.length() < 7 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            throw ServiceException.unauthorized("The operator key is required (Authorization: Bearer <operator key>).");
-        }
-        if (!operatorKey.matches(header.substring(7))) throw ServiceException.unauthorized("The operator key is wrong.");
-    }
-
-    /** An event as the API and the CLI show it. */
-    public static Map<String, Object> json(Event e) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", e.id());
-        m.put("name", e.name());
-        m.put("account_id", e.accountId());
-        m.put("object_id", e.objectId());
-        m.put("user_id", e.userId());
-        m.put("created_at", e.createdAt().toString());
-        m.put("deliveries", e.deliveries());
-        return m;
+        String presented = BearerHeader.credential(ctx);
+        if (presented == null) throw ServiceException.unauthorized("The operator key is required (Authorization: Bearer <operator key>).");
+        if (!operatorKey.matches(presented)) throw ServiceException.unauthorized("The operator key is wrong.");
     }
 
     private static String text(JsonNode body, String field) {
@@ -58,7 +43,7 @@ public final class EventHandlers {
     }
 
     /** A positive integer given as a JSON number or a string of digits; anything else fails validation as absent. */
-    private static Long id(JsonNode body, String field) {
+    static Long id(JsonNode body, String field) {
         JsonNode n = body.get(field);
         if (n == null || n.isNull()) return null;
         if (n.isIntegralNumber() && n.canConvertToLong()) return n.asLong();

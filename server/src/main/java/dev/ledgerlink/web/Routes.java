@@ -1,6 +1,7 @@
 package dev.ledgerlink.web;
 
 import dev.ledgerlink.Services;
+import dev.ledgerlink.events.OperatorKey;
 import io.javalin.config.RoutesConfig;
 import java.util.List;
 
@@ -9,7 +10,7 @@ final class Routes {
     private Routes() {}
 
     /** {@code onStop} runs a task when the server begins to stop (long-lived streams end then, so stopping never waits on them). */
-    static void register(RoutesConfig r, Services s, java.util.function.Consumer<Runnable> onStop) {
+    static void register(RoutesConfig r, Services s, OperatorKey operatorKey, java.util.function.Consumer<Runnable> onStop) {
         // API conventions (Api-Version) on the API paths; the token endpoints follow OAuth instead.
         WebServer.apiConventions(r, List.of("/events/*", "/auth/api/*"));
 
@@ -43,12 +44,17 @@ final class Routes {
         r.get(cb + "/{callback_id}", callbacks::get);
         r.put(cb + "/{callback_id}", callbacks::put);
         r.delete(cb + "/{callback_id}", callbacks::delete);
-        r.get(cb + "/{callback_id}/deliveries", new DeliveryHandlers(s.callbacks(), s.deliveries(), bearer)::history);
+        r.get(cb + "/{callback_id}/deliveries", new DeliveryHandlers(s.callbackHistory(), bearer)::history);
 
         // Event publishing for internal services (operator key, not OAuth).
-        var operatorKey = dev.ledgerlink.events.OperatorKey.forServer(s.settings());
         var events = new EventHandlers(s.events(), operatorKey);
         r.post("/internal/v1/events", events::publish);
+
+        // Development mode only: test events with the application's own token (docs/sandbox.md).
+        if (s.settings().flag(dev.ledgerlink.config.Setting.DEV)) {
+            var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts()), bearer);
+            r.post("/events/account/{account_id}/events/test", testEvents::send);
+        }
 
         // The developer console (development mode, or console.enabled): web/console/ConsoleRoutes.
         dev.ledgerlink.web.console.ConsoleRoutes.register(r, s, operatorKey, onStop);

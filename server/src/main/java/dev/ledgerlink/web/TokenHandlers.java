@@ -84,7 +84,7 @@ final class TokenHandlers {
         } else if (type.startsWith("application/json")) {
             JsonNode body;
             try {
-                body = Json.objectBody(ctx);
+                body = RequestBodies.objectBody(ctx);
             } catch (ServiceException e) {
                 throw OAuthError.invalidRequest(e.getMessage());
             }

@@ -2,6 +2,9 @@ package dev.ledgerlink.web;
 
 import dev.ledgerlink.Services;
 import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.events.OperatorKey;
+import dev.ledgerlink.json.ErrorBodies;
+import dev.ledgerlink.json.Json;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -23,7 +26,8 @@ public final class WebServer {
 
     private WebServer() {}
 
-    public static Javalin create(Services services) {
+    /** @param operatorKey the key of POST /internal/v1/events, built by the wiring ({@link OperatorKey#forServer}) */
+    public static Javalin create(Services services, OperatorKey operatorKey) {
         return Javalin.create(config -> {
             config.concurrency.useVirtualThreads = true;
             config.startup.showJavalinBanner = false;
@@ -48,7 +52,7 @@ public final class WebServer {
                     renderServiceException(ServiceException.of(ServiceException.Kind.METHOD_NOT_ALLOWED, "Method not allowed on this path."), ctx);
                 }
             });
-            Routes.register(config.routes, services, stop -> config.events.serverStopping(stop::run));
+            Routes.register(config.routes, services, operatorKey, stop -> config.events.serverStopping(stop::run));
         });
     }
 

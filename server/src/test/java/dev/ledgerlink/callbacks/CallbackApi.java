@@ -12,12 +12,12 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
 /** The callbacks endpoints of one account as a client library calls them: bearer token, Api-Version alpha, JSON. */
-final class CallbackApi {
+public final class CallbackApi {
     final TestServer server;
     final String accountId;
     final String token;
 
-    CallbackApi(TestServer server, String accountId, String token) {
+    public CallbackApi(TestServer server, String accountId, String token) {
         this.server = server;
         this.accountId = accountId;
         this.token = token;
@@ -43,7 +43,7 @@ final class CallbackApi {
         return server.http.postJson(path(), "{\"callback\": {\"event\": \"" + event + "\", \"uri\": \"" + uri + "\"}}", headers());
     }
 
-    long registerId(String event, String uri) {
+    public long registerId(String event, String uri) {
         TestHttp.Response r = register(event, uri);
         if (r.status() != 200) throw new AssertionError("register failed: " + r.status() + " " + r.body());
         return record(r).get("callbackid").asLong();
@@ -65,7 +65,7 @@ final class CallbackApi {
         return server.http.putJson(path() + "/" + id, json, headers());
     }
 
-    TestHttp.Response verify(long id, String verifier) {
+    public TestHttp.Response verify(long id, String verifier) {
         return put(id, "{\"callback\": {\"verifier\": \"" + verifier + "\"}}");
     }
 

@@ -83,6 +83,9 @@ class CallbackApiTest {
         assertFalse(c.get("verified").asBoolean());
         assertFalse(c.get("disabled").asBoolean());
         assertTrue(c.get("updated_at").asText().matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d"), c.toString());
+        // US Eastern wall time of the server's clock (it does not move during the test), not UTC
+        assertEquals(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+                .format(server.clock().instant().atZone(java.time.ZoneId.of("America/New_York"))), c.get("updated_at").asText());
         assertEquals(Set.of("callbackid", "id", "event", "uri", "verified", "disabled", "updated_at"), fieldNames(c));
     }
 

@@ -20,9 +20,9 @@ import java.util.function.Consumer;
  * answers 200 to every POST and keeps what it got. Given an {@link #onVerification} hook it acts
  * like a real app on the verification request (reads the code and PUTs it back).
  */
-final class CallbackReceiver implements AutoCloseable {
-    record Received(String body, Map<String, String> params, String signature) {
-        String param(String name) { return params.get(name); }
+public final class CallbackReceiver implements AutoCloseable {
+    public record Received(String body, Map<String, String> params, String signature) {
+        public String param(String name) { return params.get(name); }
     }
 
     final List<Received> all = new CopyOnWriteArrayList<>();
@@ -30,7 +30,7 @@ final class CallbackReceiver implements AutoCloseable {
     private final HttpServer server;
     private volatile Consumer<Received> onVerification = r -> {};
 
-    CallbackReceiver() {
+    public CallbackReceiver() {
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
         } catch (IOException e) {
@@ -49,7 +49,7 @@ final class CallbackReceiver implements AutoCloseable {
         server.start();
     }
 
-    String uri() {
+    public String uri() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/webhooks/ledgerlink";
     }
 
@@ -58,7 +58,7 @@ final class CallbackReceiver implements AutoCloseable {
     }
 
     /** The next request received; fails the test if none comes within 30 seconds (a hang, not a timing check). */
-    Received next() {
+    public Received next() {
         try {
             Received r = queue.poll(30, TimeUnit.SECONDS);
             if (r == null) throw new AssertionError("the receiver got no request within 30 s; got so far: " + all);
@@ -70,7 +70,7 @@ final class CallbackReceiver implements AutoCloseable {
     }
 
     /** The next request whose name parameter is {@code name}, skipping others. */
-    Received next(String name) {
+    public Received next(String name) {
         while (true) {
             Received r = next();
             if (name.equals(r.param("name"))) return r;

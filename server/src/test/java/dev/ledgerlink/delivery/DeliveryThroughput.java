@@ -42,7 +42,7 @@ public final class DeliveryThroughput {
 
             // The engine alone: queue every (event, callback) pair in one statement, then drain.
             receiver.clear();
-            java.time.Instant now = DbTime.now(server.clock);
+            java.time.Instant now = dev.ledgerlink.store.DbTime.now(server.clock);
             long drainStart = System.nanoTime();
             int queued = server.services().database().jdbi().withHandle(h -> h.createUpdate("""
                     insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, created_at)

@@ -9,14 +9,17 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** A real `ledgerlink serve` in a child JVM on the test classpath, killable with SIGKILL. */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
+    private static final java.util.regex.Pattern READY = java.util.regex.Pattern.compile("ledgerlink ready on (http://\\S+)");
     private final Process process;
+    private final Path log;
 
-    private ServerProcess(Process process) {
+    private ServerProcess(Process process, Path log) {
         this.process = process;
+        this.log = log;
     }
 
-    static ServerProcess start(TestDatabases.TestDb db, String secretsKey, Path log, String... settings) {
+    public static ServerProcess start(TestDatabases.TestDb db, String secretsKey, Path log, String... settings) {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
                 "-cp", System.getProperty("java.class.path"), "dev.ledgerlink.cli.Main", "serve",
@@ -27,18 +30,37 @@ final class ServerProcess implements AutoCloseable {
         for (String s : settings) cmd.addAll(List.of("--set", s));
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-            return new ServerProcess(p);
+            return new ServerProcess(p, log);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    boolean alive() {
+    /**
+     * Waits (up to 60 s) for the "ready" line and returns the server's base URL. Give each process its own
+     * log file for this: the first ready line in the file is taken.
+     */
+    public String awaitBaseUrl() throws InterruptedException {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) throw new AssertionError("the server exited with " + process.exitValue() + "; log " + log);
+            try {
+                var m = READY.matcher(java.nio.file.Files.exists(log) ? java.nio.file.Files.readString(log) : "");
+                if (m.find()) return m.group(1);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the server did not get ready within 60 s; log " + log);
+    }
+
+    public boolean alive() {
         return process.isAlive();
     }
 
     /** kill -9: no shutdown hook runs, nothing is flushed or released. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
     }

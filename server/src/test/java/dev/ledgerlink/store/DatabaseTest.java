@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.testing.TestDatabases;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The store itself, on whichever database this run of the suite uses. */
 class DatabaseTest {
@@ -33,6 +36,23 @@ class DatabaseTest {
             try (Database second = Database.open(db.url(), db.user(), db.password(), 2, null)) {
                 assertTrue(second.isReachable());
             }
+        }
+    }
+
+    @Test
+    void aDatabaseMigratedBeforeTheRenumberingOpensAndRecordsTheNewVersions(@TempDir Path dir) {
+        var db = TestDatabases.freshShared(dir);
+        try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {
+            d.jdbi().useHandle(h -> {
+                h.execute("update \"flyway_schema_history\" set \"version\" = '21', \"script\" = 'V21__oauth_live_refresh_index.sql' where \"version\" = '5'");
+                h.execute("update \"flyway_schema_history\" set \"version\" = '30', \"script\" = 'V30__callback_verify_throttle.sql' where \"version\" = '6'");
+            });
+        }
+        try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {
+            List<String> versions = d.jdbi().withHandle(h -> h.createQuery(
+                    "select \"version\" from \"flyway_schema_history\" where \"version\" is not null order by \"installed_rank\"")
+                    .mapTo(String.class).list());
+            assertEquals(List.of("1", "2", "3", "4", "5", "6"), versions);
         }
     }
 }

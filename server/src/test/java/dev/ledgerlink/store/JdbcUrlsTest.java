@@ -30,6 +30,22 @@ class JdbcUrlsTest {
     }
 
     @Test
+    void everyH2UrlCommitsToTheFileBeforeTheCommitReturns() {
+        for (String url : new String[] {"jdbc:h2:file:./data/ledgerlink", "jdbc:h2:./x;AUTO_SERVER=FALSE",
+                "jdbc:h2:tcp://localhost/~/x", "jdbc:h2:mem:x", "JDBC:H2:FILE:/tmp/x;write_delay=0"}) {
+            String u = JdbcUrls.normalize(url).toLowerCase(java.util.Locale.ROOT);
+            assertTrue(u.contains(";write_delay=0"), u);
+            assertEquals(u.indexOf(";write_delay="), u.lastIndexOf(";write_delay="), u);
+        }
+    }
+
+    @Test
+    void anH2UrlThatDelaysCommitsIsRefusedNamingTheSetting() {
+        var e = assertThrows(ConfigurationException.class, () -> JdbcUrls.normalize("jdbc:h2:file:/tmp/x;WRITE_DELAY=500"));
+        assertTrue(e.getMessage().contains("db.url") && e.getMessage().contains("WRITE_DELAY=500"), e.getMessage());
+    }
+
+    @Test
     void postgresUrlsPassUnchanged() {
         assertEquals("jdbc:postgresql://db:5432/ledgerlink", JdbcUrls.normalize("jdbc:postgresql://db:5432/ledgerlink"));
         assertEquals(Database.Dialect.POSTGRESQL, JdbcUrls.dialect("jdbc:postgresql://db/x"));

@@ -13,7 +13,19 @@ public final class StandardWebhooks {
     public static final String TIMESTAMP = "webhook-timestamp";
     public static final String SIGNATURE = "webhook-signature";
 
+    /** The prefix of a secret in the Standard Webhooks format. */
+    public static final String SECRET_PREFIX = "whsec_";
+
     private StandardWebhooks() {}
+
+    /**
+     * The verification code in the Standard Webhooks secret format, for receivers using the
+     * standardwebhooks or Svix libraries: {@code whsec_} + base64 of the code's UTF-8 bytes (those
+     * libraries base64-decode what follows the prefix and use the bytes as the HMAC key).
+     */
+    public static String secret(String code) {
+        return SECRET_PREFIX + java.util.Base64.getEncoder().encodeToString(code.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
 
     public static String sign(String code, String id, long timestampSeconds, String body) {
         return "v1," + Hmac.base64(code, id + "." + timestampSeconds + "." + body);

@@ -114,7 +114,8 @@ public final class BrowserSession implements AutoCloseable {
         return u.getRawPath() + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
     }
 
-    static String form(Map<String, String> fields) {
+    /** An application/x-www-form-urlencoded body of the fields, in their order. */
+    public static String form(Map<String, String> fields) {
         StringBuilder sb = new StringBuilder();
         fields.forEach((k, v) -> sb.append(sb.isEmpty() ? "" : "&").append(enc(k)).append('=').append(enc(v)));
         return sb.toString();

@@ -121,7 +121,7 @@ public final class ServerProcess implements AutoCloseable {
         return m.find() ? Integer.parseInt(m.group(1)) : 0;
     }
 
-    private static String tail(Path log) {
+    static String tail(Path log) {
         try {
             List<String> lines = Files.readAllLines(log);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));

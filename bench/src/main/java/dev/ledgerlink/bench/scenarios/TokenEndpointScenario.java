@@ -8,6 +8,7 @@ import dev.ledgerlink.bench.Scenario;
 import dev.ledgerlink.bench.http.Http1Connection;
 import dev.ledgerlink.bench.load.ClosedLoop;
 import dev.ledgerlink.bench.oauth.BrowserSession;
+import dev.ledgerlink.bench.oauth.RefreshChains;
 import dev.ledgerlink.bench.oauth.TokenCalls;
 import dev.ledgerlink.bench.proc.BenchDatabase;
 import dev.ledgerlink.bench.proc.ServerProcess;
@@ -48,10 +49,19 @@ public final class TokenEndpointScenario implements Scenario {
         return out;
     }
 
-    private List<Figure> runOn(BenchConfig c, BenchRun.Stage stage) throws Exception {
-        List<Figure> out = new ArrayList<>();
-        String db = stage.label();
-        int apps = c.tokenConcurrency().stream().mapToInt(Integer::intValue).max().orElse(1);
+    /** The user, the applications (one per chain) and each chain's first refresh token, set up on a stage. */
+    record Prepared(String email, String password, List<TokenCalls.Client> clients, List<String> refreshTokens) {
+        RefreshChains chains(ServerProcess server) {
+            return new RefreshChains(new RefreshChains.Target("127.0.0.1", server.port(), TokenCalls.PATH), clients, refreshTokens);
+        }
+    }
+
+    /**
+     * One user with {@code chains} applications, each application one refresh chain (refresh tokens are
+     * single use and one live per user and application), set up through the real services before the
+     * server starts.
+     */
+    static Prepared prepareChains(BenchRun.Stage stage, int chains) {
         String email = "bench-" + RandomTokens.alphanumeric(8).toLowerCase() + "@ledgerlink.test";
         String password = RandomTokens.alphanumeric(20);
         List<TokenCalls.Client> clients = new ArrayList<>();
@@ -61,13 +71,23 @@ public final class TokenEndpointScenario implements Scenario {
             var account = s.accounts().create("Bench Business", "UTC");
             s.accounts().addMember(account.accountId(), user.id(), "owner");
             var appService = new ApplicationService(s.database().jdbi(), s.clock(), true);
-            for (int i = 0; i < apps; i++) {
+            for (int i = 0; i < chains; i++) {
                 var created = appService.create("Bench App " + i, List.of(REDIRECT), List.of("user:profile:read"));
                 clients.add(new TokenCalls.Client(created.application().clientId(), created.clientSecret(), REDIRECT));
                 // Each chain starts from a pair minted by the oauth service the way a code exchange mints it.
                 refreshTokens.add(s.tokens().issue(user.id(), created.application().id(), java.util.Set.of("user:profile:read")).refreshToken());
             }
         });
+        return new Prepared(email, password, clients, refreshTokens);
+    }
+
+    private List<Figure> runOn(BenchConfig c, BenchRun.Stage stage) throws Exception {
+        List<Figure> out = new ArrayList<>();
+        String db = stage.label();
+        Prepared prepared = prepareChains(stage, c.tokenConcurrency().stream().mapToInt(Integer::intValue).max().orElse(1));
+        String email = prepared.email();
+        String password = prepared.password();
+        List<TokenCalls.Client> clients = prepared.clients();
         ServerProcess server = stage.start();
         long pid = server.pid();
 
@@ -93,20 +113,10 @@ public final class TokenEndpointScenario implements Scenario {
             return out;
         }
 
+        RefreshChains chains = prepared.chains(server);
         for (int conc : c.tokenConcurrency()) {
             stage.beginProfile("refresh-c" + conc);
-            Loads.Measured m = Loads.measure(c, pid, stage.postgres(), conc, i -> {
-                Http1Connection http = new Http1Connection("127.0.0.1", server.port());
-                TokenCalls.Client client = clients.get(i);
-                return new ClosedLoop.Worker() {
-                    public boolean call() throws Exception {
-                        String next = TokenCalls.tokens(TokenCalls.refresh(http, client, refreshTokens.get(i))).refreshToken();
-                        refreshTokens.set(i, next);
-                        return true;
-                    }
-                    public void close() { http.close(); }
-                };
-            });
+            Loads.Measured m = Loads.measure(c, pid, stage.postgres(), conc, chains);
             stage.endProfile();
             out.addAll(withRatio(Loads.figures(name(), "refresh grants", db, conc, m, conc == 64 ? ">= 4,200" : null,
                     conc == 64 ? "<= 30" : null), m.outcome().perSecond(), healthzRate.get(conc)));

@@ -1,18 +1,21 @@
-package dev.ledgerlink.delivery;
+package dev.ledgerlink;
 
-import dev.ledgerlink.Services;
+import dev.ledgerlink.callbacks.DisablePolicy;
+import dev.ledgerlink.callbacks.FailureRuns;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.delivery.DeliveryEngine;
+import dev.ledgerlink.delivery.RetrySchedule;
 
-/** Builds the engine of a server process from its settings and hooks it to the service's wake-ups. */
-public final class DeliveryEngines {
+/** Wiring: builds the engine of a server process from its settings and hooks it to the service's wake-ups. */
+final class DeliveryEngines {
     private DeliveryEngines() {}
 
-    public static DeliveryEngine start(Services services) {
+    static DeliveryEngine start(Services services) {
         Settings s = services.settings();
         var config = new DeliveryEngine.Config(
                 new RetrySchedule(s.durations(Setting.DELIVERY_RETRY_SCHEDULE)),
-                new DisablePolicy(s.duration(Setting.DELIVERY_DISABLE_AFTER)),
+                new FailureRuns(new DisablePolicy(s.duration(Setting.DELIVERY_DISABLE_AFTER))),
                 s.duration(Setting.DELIVERY_TIMEOUT),
                 s.duration(Setting.DELIVERY_LEASE),
                 s.duration(Setting.DELIVERY_POLL_INTERVAL),

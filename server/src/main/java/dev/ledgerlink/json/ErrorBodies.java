@@ -1,4 +1,4 @@
-package dev.ledgerlink.web;
+package dev.ledgerlink.json;
 
 import dev.ledgerlink.errors.ServiceException;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dev.ledgerlink.delivery;
+package dev.ledgerlink.callbacks;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -6,14 +6,9 @@ import java.time.Instant;
 /**
  * When a callback is disabled: every attempt to it has failed for delivery.disable-after (default
  * 5 days) with no success in between. callbacks.failing_since holds the first failure of the current
- * run (null after any success). Pure.
+ * run (null after any success). Pure; {@link FailureRuns} applies it.
  */
 public record DisablePolicy(Duration window) {
-
-    /** The start of the run of failures after one more failure at {@code now}. */
-    public static Instant failingSinceAfterFailure(Instant failingSince, Instant now) {
-        return failingSince == null ? now : failingSince;
-    }
 
     /** True when a callback failing since {@code failingSince} has failed long enough to be disabled at {@code now}. */
     public boolean shouldDisable(Instant failingSince, Instant now) {

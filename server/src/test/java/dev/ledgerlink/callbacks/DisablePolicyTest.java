@@ -1,4 +1,4 @@
-package dev.ledgerlink.delivery;
+package dev.ledgerlink.callbacks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -29,12 +29,6 @@ class DisablePolicyTest {
     @Test
     void aCallbackThatIsNotFailingIsNeverDisabled() {
         assertFalse(fiveDays.shouldDisable(null, t0.plus(Duration.ofDays(100))));
-    }
-
-    @Test
-    void theFirstFailureStartsTheRunAndLaterOnesKeepItsStart() {
-        assertEquals(t0, DisablePolicy.failingSinceAfterFailure(null, t0));
-        assertEquals(t0, DisablePolicy.failingSinceAfterFailure(t0, t0.plus(Duration.ofDays(2))));
     }
 
     @Test

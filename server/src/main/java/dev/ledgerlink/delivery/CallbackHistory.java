@@ -1,0 +1,24 @@
+package dev.ledgerlink.delivery;
+
+import dev.ledgerlink.callbacks.CallbackService;
+import dev.ledgerlink.oauth.TokenPrincipal;
+
+/**
+ * The access rule of a callback's delivery history (GET .../callbacks/{callback_id}/deliveries):
+ * whoever may read the callback may read its history, with exactly the same answers (401, 403 for a
+ * missing scope, 404 for another account's or application's callback).
+ */
+public final class CallbackHistory {
+    private final CallbackService callbacks;
+    private final DeliveryService deliveries;
+
+    public CallbackHistory(CallbackService callbacks, DeliveryService deliveries) {
+        this.callbacks = callbacks;
+        this.deliveries = deliveries;
+    }
+
+    public DeliveryService.DeliveryPage read(TokenPrincipal who, String accountId, long callbackId, int page, int perPage) {
+        callbacks.get(who, accountId, callbackId);
+        return deliveries.history(accountId, callbackId, page, perPage);
+    }
+}
