@@ -57,7 +57,7 @@ public final class ApplicationService {
                         "client_secret", "must be " + MIN_FIXED_SECRET + " to 512 characters")
                 .throwIfInvalid();
         if (findByClientId(clientId).isPresent()) throw ServiceException.invalid("client_id", clientId + " is already taken");
-        return create(name, redirectUris, scopes, ownerAccountId, clientId, clientSecret);
+        return create(name, redirectUris, scopes, null, clientId, clientSecret);
     }
 
     private Created create(String name, List<String> redirectUris, List<String> scopes, String ownerAccountId, String clientId, String secret) {

@@ -2,7 +2,7 @@ package dev.ledgerlink.web.console;
 
 import dev.ledgerlink.delivery.DeliveryActivity;
 import dev.ledgerlink.delivery.DeliveryService;
-import dev.ledgerlink.web.Json;
+import dev.ledgerlink.json.Json;
 import io.javalin.http.Context;
 import io.javalin.http.sse.SseClient;
 import java.time.Clock;

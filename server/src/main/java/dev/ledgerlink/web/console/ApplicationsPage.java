@@ -1,20 +1,30 @@
 package dev.ledgerlink.web.console;
 
+import dev.ledgerlink.accounts.AccountService;
 import dev.ledgerlink.accounts.Application;
 import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.accounts.Scopes;
+import dev.ledgerlink.callbacks.CallbackService;
 import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.oauth.Grants;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * /console/applications: the applications of the viewer's accounts (an operator: all) with their
  * client id, redirect URIs and scopes; in development mode, create one and rotate its secret.
  * A new secret is shown once, on the page that answers the form, and never again.
+ *
+ * <p>An application is one of an account's when the account owns it (created here, or the demo
+ * application), has a callback registered by it, or has a member who authorized it: applications
+ * made with the CLI or a seed file belong to no account, yet their developers see them here.
  */
 public final class ApplicationsPage {
     /** A scope as the create form offers it. */
@@ -27,10 +37,16 @@ public final class ApplicationsPage {
 
     private final ConsoleSession session;
     private final ApplicationService applications;
+    private final CallbackService callbacks;
+    private final Grants grants;
+    private final AccountService accounts;
 
-    ApplicationsPage(ConsoleSession session, ApplicationService applications) {
+    ApplicationsPage(ConsoleSession session, ApplicationService applications, CallbackService callbacks, Grants grants, AccountService accounts) {
         this.session = session;
         this.applications = applications;
+        this.callbacks = callbacks;
+        this.grants = grants;
+        this.accounts = accounts;
     }
 
     void show(Context ctx) {
@@ -64,8 +80,18 @@ public final class ApplicationsPage {
 
     private Application visible(Viewer viewer, String clientId) {
         Application app = applications.findByClientId(clientId).orElseThrow(ServiceException::notFound);
-        if (!viewer.operator() && (app.ownerAccountId() == null || !viewer.canSee(app.ownerAccountId()))) throw ServiceException.notFound();
-        return app;
+        if (viewer.operator() || listFor(viewer).stream().anyMatch(a -> a.id() == app.id())) return app;
+        throw ServiceException.notFound();
+    }
+
+    /** Owned by the viewer's accounts, registered a callback there, or authorized by one of their members. */
+    private List<Application> listFor(Viewer viewer) {
+        if (viewer.operator()) return applications.list();
+        Set<Long> ids = new LinkedHashSet<>();
+        applications.ownedBy(viewer.accountIds()).forEach(a -> ids.add(a.id()));
+        callbacks.ofAccounts(viewer.accountIds()).forEach(c -> ids.add(c.applicationId()));
+        grants.list(accounts.memberIds(viewer.accountIds())).forEach(g -> ids.add(g.applicationId()));
+        return ids.stream().sorted().map(applications::find).flatMap(Optional::stream).toList();
     }
 
     private static void requireDevMode(Viewer viewer) {
@@ -75,9 +101,8 @@ public final class ApplicationsPage {
     }
 
     private void render(Context ctx, Viewer viewer, ApplicationService.Created created, String problem, Draft draft, HttpStatus status) {
-        List<Application> list = viewer.operator() ? applications.list() : applications.ownedBy(viewer.accountIds());
         Map<String, Object> p = new HashMap<>();
-        p.put("applications", list);
+        p.put("applications", listFor(viewer));
         p.put("created", created);
         p.put("problem", problem);
         p.put("draft", draft);

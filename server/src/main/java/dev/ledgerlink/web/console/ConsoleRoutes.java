@@ -27,7 +27,7 @@ public final class ConsoleRoutes {
         r.post("/console/sign-in", ConsolePage.of(signIn::submit));
         r.post("/console/sign-out", ConsolePage.of(signIn::signOut));
 
-        var apps = new ApplicationsPage(session, s.applications());
+        var apps = new ApplicationsPage(session, s.applications(), s.callbacks(), s.oauth().grants(), s.accounts());
         r.get("/console/applications", ConsolePage.of(apps::show));
         r.post("/console/applications", ConsolePage.of(apps::create));
         r.post("/console/applications/{client_id}/rotate-secret", ConsolePage.of(apps::rotateSecret));

@@ -77,8 +77,12 @@ class ConsoleAccessTest {
             TokenPrincipal them = s.tokens().verify(theirs.issue(server).accessToken()).orElseThrow();
             Callback other = s.callbacks().register(them, theirs.account().accountId(), "invoice", "http://127.0.0.1:9/hook");
 
+            mine.issue(server);
             BrowserSession b = new BrowserSession(server.baseUrl());
             signIn(b, mine.user().email(), mine.password());
+            String apps = b.get("/console/applications").body();
+            assertTrue(apps.contains(mine.app().clientId()), "an application a member authorized is one of the account's");
+            assertFalse(apps.contains(theirs.app().clientId()));
             assertFalse(b.get("/console/callbacks").body().contains("#" + other.id() + "<"));
             assertEquals(404, b.get("/console/callbacks/" + other.id() + "/deliveries").status());
             b.get("/console/callbacks");
