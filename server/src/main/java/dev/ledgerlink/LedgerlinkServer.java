@@ -65,6 +65,9 @@ public final class LedgerlinkServer implements AutoCloseable {
 
     public int port() { return web.port(); }
 
+    /** The web server (tests read the route table from it, so a route added later is exercised too). */
+    public Javalin web() { return web; }
+
     /** The public API address: base-url when configured, else this server's own address. */
     public String baseUrl() {
         String configured = services.settings().get(Setting.BASE_URL);

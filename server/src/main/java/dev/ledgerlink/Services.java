@@ -5,10 +5,12 @@ import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.accounts.UserService;
 import dev.ledgerlink.callbacks.CallbackService;
 import dev.ledgerlink.callbacks.CallbackUriRule;
+import dev.ledgerlink.callbacks.OperatorCallbacks;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.CallbackHistory;
 import dev.ledgerlink.delivery.DeliveryService;
+import dev.ledgerlink.delivery.Recovery;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.OAuthServer;
 import dev.ledgerlink.oauth.TokenService;
@@ -34,7 +36,8 @@ public record Services(
         DeliveryService deliveries,
         EventPublisher events,
         CallbackService callbacks,
-        CallbackHistory callbackHistory) {
+        CallbackHistory callbackHistory,
+        OperatorCallbacks operatorCallbacks) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
@@ -44,7 +47,8 @@ public record Services(
         var applications = new ApplicationService(jdbi, clock, devMode);
         var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL));
         var secretBox = SecretKeys.load(settings);
-        var deliveries = new DeliveryService(jdbi, clock);
+        var deliveries = new DeliveryService(jdbi, clock, new Recovery(
+                settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)));
         var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification);
         return new Services(settings, clock, database, metrics,
                 users,
@@ -56,7 +60,8 @@ public record Services(
                 deliveries,
                 new EventPublisher(jdbi, clock, deliveries::fanOut, deliveries::enqueued),
                 callbacks,
-                new CallbackHistory(callbacks, deliveries));
+                new CallbackHistory(callbacks, deliveries),
+                new OperatorCallbacks(jdbi, clock, deliveries::dropPending));
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

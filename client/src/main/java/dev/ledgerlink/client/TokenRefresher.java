@@ -21,7 +21,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * One instance per grant (user and application), shared by every thread using that grant.
  */
 public final class TokenRefresher {
-    /** Stores a new pair durably (database, secret store) before it is used; throwing stops it from being used. */
+    /** Stores a new pair durably (database, secret store) before it is used; what it throws reaches the caller. */
     @FunctionalInterface
     public interface Persistence {
         void save(Tokens newPair);

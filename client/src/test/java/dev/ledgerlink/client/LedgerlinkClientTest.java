@@ -9,7 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.oauth.BrowserSession;
-import dev.ledgerlink.oauth.OAuthFixtures;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -19,31 +20,19 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The Java client library against the real server over loopback: the whole life of an integration. */
 class LedgerlinkClientTest {
     static TestServer server;
 
-    @BeforeAll
-    static void start() {
-        server = TestServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    private static LedgerlinkClient clientFor(OAuthFixtures f) {
-        return LedgerlinkClient.builder(server.baseUrl(), f.app().clientId(), f.clientSecret(), OAuthFixtures.REDIRECT_URI).build();
+    private static LedgerlinkClient clientFor(Fixtures f) {
+        return LedgerlinkClient.builder(server.baseUrl(), f.app().clientId(), f.clientSecret(), Fixtures.REDIRECT_URI).build();
     }
 
     /** The user's part: follow the authorization URL, log in, authorize; returns the redirect's query. */
-    private static BrowserSession authorize(OAuthFixtures f, String authorizationUrl) {
-        BrowserSession browser = new BrowserSession(server.baseUrl());
+    private static BrowserSession authorize(Fixtures f, String authorizationUrl) {
+        BrowserSession browser = server.closeFirst(new BrowserSession(server.baseUrl()));
         browser.get(authorizationUrl);
         browser.logIn(f.user().email(), f.password());
         if (browser.last.status() == 200) browser.authorize();
@@ -53,7 +42,7 @@ class LedgerlinkClientTest {
 
     @Test
     void authorizeExchangeWithPkceRefreshAndRevoke() {
-        OAuthFixtures f = OAuthFixtures.create(server);
+        Fixtures f = Fixtures.create(server);
         LedgerlinkClient client = clientFor(f);
         Pkce pkce = Pkce.create();
         String url = client.authorizationUrl("state with spaces & symbols", List.of("user:profile:read"), pkce);
@@ -82,8 +71,8 @@ class LedgerlinkClientTest {
 
     @Test
     void aWrongSecretIsInvalidClient() {
-        OAuthFixtures f = OAuthFixtures.create(server);
-        LedgerlinkClient wrong = LedgerlinkClient.builder(server.baseUrl(), f.app().clientId(), "not-the-secret", OAuthFixtures.REDIRECT_URI).build();
+        Fixtures f = Fixtures.create(server);
+        LedgerlinkClient wrong = LedgerlinkClient.builder(server.baseUrl(), f.app().clientId(), "not-the-secret", Fixtures.REDIRECT_URI).build();
         OAuthException e = assertThrows(OAuthException.class, () -> wrong.refresh("whatever"));
         assertEquals(401, e.status());
         assertEquals("invalid_client", e.error());
@@ -91,8 +80,8 @@ class LedgerlinkClientTest {
 
     @Test
     void registerVerifyThroughAReceiverListUpdateAndDelete() throws Exception {
-        OAuthFixtures f = OAuthFixtures.create(server);
-        String token = f.issue(server).accessToken();
+        Fixtures f = Fixtures.create(server);
+        String token = f.issue().accessToken();
         CallbacksClient callbacks = clientFor(f).callbacks(token, f.account().accountId());
 
         try (Receiver receiver = new Receiver()) {
@@ -135,8 +124,8 @@ class LedgerlinkClientTest {
 
     @Test
     void validationErrorsNameTheFieldAtFault() {
-        OAuthFixtures f = OAuthFixtures.create(server);
-        CallbacksClient callbacks = clientFor(f).callbacks(f.issue(server).accessToken(), f.account().accountId());
+        Fixtures f = Fixtures.create(server);
+        CallbacksClient callbacks = clientFor(f).callbacks(f.issue().accessToken(), f.account().accountId());
         ApiException e = assertThrows(ApiException.class, () -> callbacks.register("invoice.explode", "https://example.com/hook"));
         assertEquals(422, e.status());
         assertTrue(e.fields().contains("callback.event"), e.fieldViolations().toString());

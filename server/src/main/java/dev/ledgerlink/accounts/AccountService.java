@@ -1,5 +1,6 @@
 package dev.ledgerlink.accounts;
 
+import dev.ledgerlink.paging.Paging;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
@@ -74,9 +75,9 @@ public final class AccountService {
         String r = role == null ? "owner" : role.trim().toLowerCase(java.util.Locale.ROOT);
         Validation v = new Validation().check(ROLES.contains(r), "role", "must be one of " + String.join(", ", ROLES.stream().sorted().toList()));
         Optional<Account> account = find(accountId);
-        v.check(account.isPresent(), "account", "no account has the id " + accountId);
+        v.check(account.isPresent(), "account", "is not known: no account has the id " + accountId);
         boolean userExists = jdbi.withExtension(UserStore.class, s -> s.find(userId)).isPresent();
-        v.check(userExists, "user", "no user has the id " + userId);
+        v.check(userExists, "user", "is not known: no user has the id " + userId);
         v.throwIfInvalid();
         try {
             jdbi.useExtension(AccountStore.class, s -> s.insertMembership(account.get().businessId(), userId, r, DbTime.now(clock)));
@@ -104,6 +105,23 @@ public final class AccountService {
 
     public Optional<Membership> membership(long userId, String accountId) {
         return jdbi.withExtension(AccountStore.class, s -> s.membership(userId, accountId));
+    }
+
+    /** A page of accounts, in the order they were created. */
+    public Paging.Page<Account> page(Paging paging) {
+        return jdbi.withExtension(AccountStore.class, s -> paging.page(s.count(), s.page(paging.perPage(), paging.offset())));
+    }
+
+    /** One membership as the admin list shows it. */
+    public record Member(long membershipId, String accountId, long userId, String role, java.time.Instant createdAt) {}
+
+    /** Memberships of one account, of one user, or all (null filters), in id order. */
+    public Paging.Page<Member> members(String accountIdFilter, Long userId, Paging paging) {
+        String accountId = accountIdFilter == null || accountIdFilter.isBlank() ? null : accountIdFilter.trim();
+        new Validation().check(accountId == null || accountId.length() <= 16, "account_id", "is not an account id (at most 16 characters)")
+                .throwIfInvalid();
+        return jdbi.withExtension(AccountStore.class, s -> paging.page(s.countMembers(accountId, userId),
+                s.members(accountId, userId, paging.perPage(), paging.offset())));
     }
 
     private static boolean isZone(String tz) {

@@ -5,7 +5,11 @@ import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.secrets.RandomTokens;
+import dev.ledgerlink.paging.Paging;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -14,11 +18,15 @@ import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * OAuth client applications: registration, secret rotation and client authentication.
- * Client secrets are 256 random bits, shown once, stored as SHA-256 and compared in constant time.
+ * OAuth client applications: registration, secret rotation (with an optional overlap) and client
+ * authentication. Client secrets are 256 random bits, shown once, stored as SHA-256 and compared in constant time.
  */
 public final class ApplicationService {
     public static final int MAX_REDIRECT_URIS = 20;
+    /** The longest a replaced secret may keep working after a rotation. */
+    public static final Duration MAX_OVERLAP = Duration.ofDays(30);
+    /** Compared against when no previous secret is kept: a hex SHA-256 no secret hashes to in practice. */
+    private static final String NO_SECRET = "0".repeat(64);
     private static final java.util.regex.Pattern FIXED_CLIENT_ID = java.util.regex.Pattern.compile("[A-Za-z0-9]{8,64}");
     private static final int MIN_FIXED_SECRET = 16;
 
@@ -67,16 +75,16 @@ public final class ApplicationService {
         if (scopes != null) scopes.forEach(s -> scopeSet.addAll(Scopes.parse(s)));
         Validation v = new Validation()
                 .check(Names.isValidRequired(n), "name", "must not be empty; " + Names.RULE)
-                .check(!uris.isEmpty(), "redirect_uri", "at least one redirect URI is required")
-                .check(uris.size() <= MAX_REDIRECT_URIS, "redirect_uri", "at most " + MAX_REDIRECT_URIS + " redirect URIs")
-                .check(!scopeSet.isEmpty(), "scope", "at least one scope is required")
+                .check(!uris.isEmpty(), "redirect_uri", "is required (at least one redirect URI)")
+                .check(uris.size() <= MAX_REDIRECT_URIS, "redirect_uri", "must be at most " + MAX_REDIRECT_URIS + " redirect URIs")
+                .check(!scopeSet.isEmpty(), "scope", "is required (at least one scope)")
                 .check(ownerAccountId == null || jdbi.withExtension(AccountStore.class, s -> s.findByAccountId(ownerAccountId)).isPresent(),
                         "account", "no account has the id " + ownerAccountId);
         for (String uri : uris) {
             RedirectUriRule.problem(uri, devMode).ifPresent(p -> v.add("redirect_uri", uri + " " + p));
         }
         List<String> unknown = new ArrayList<>(scopeSet.stream().filter(s -> !Scopes.isKnown(s)).toList());
-        if (!unknown.isEmpty()) v.add("scope", "unknown scope " + String.join(", ", unknown) + "; known: " + String.join(" ", Scopes.all()));
+        if (!unknown.isEmpty()) v.add("scope", "must be scopes of the catalog; not known: " + String.join(", ", unknown) + " (known: " + String.join(" ", Scopes.all()) + ")");
         v.throwIfInvalid();
 
         long id = jdbi.withExtension(ApplicationStore.class, s -> s.insert(clientId, Hashes.sha256Hex(secret), n,
@@ -113,12 +121,47 @@ public final class ApplicationService {
         throw ServiceException.notFound("no application " + idOrClientId);
     }
 
-    /** A new secret replaces the old one at once; the old one stops authenticating. */
-    public Created rotateSecret(String idOrClientId) {
+    /**
+     * A new secret. With an overlap ({@code keepOld}, an ISO-8601 duration such as P7D, at most
+     * {@link #MAX_OVERLAP}) the secret it replaces keeps authenticating until now + keepOld, so the
+     * client can roll the new one out; without one (null, blank or PT0S) the old one stops at once.
+     * A secret kept from an earlier rotation is forgotten either way: at most two are ever valid.
+     */
+    public Created rotateSecret(String idOrClientId, String keepOld) {
+        Duration overlap = overlap(keepOld);
         Application app = show(idOrClientId);
         String secret = RandomTokens.urlSafe(32);
-        jdbi.useExtension(ApplicationStore.class, s -> s.rotateSecret(app.id(), Hashes.sha256Hex(secret), DbTime.now(clock)));
+        Instant now = DbTime.now(clock);
+        Instant keepUntil = overlap.isZero() ? null : now.plus(overlap);
+        jdbi.useExtension(ApplicationStore.class, s -> s.rotateSecret(app.id(), Hashes.sha256Hex(secret), now, keepUntil));
         return new Created(find(app.id()).orElseThrow(), secret);
+    }
+
+    /** Ends the overlap of the last rotation now: only the current secret authenticates from here on. */
+    public Application retireSecret(String idOrClientId) {
+        Application app = show(idOrClientId);
+        jdbi.useExtension(ApplicationStore.class, s -> s.retirePreviousSecret(app.id()));
+        return find(app.id()).orElseThrow();
+    }
+
+    /** The overlap of a rotation: empty means none; a 422 on anything but a duration from zero to {@link #MAX_OVERLAP}. */
+    static Duration overlap(String keepOld) {
+        if (keepOld == null || keepOld.isBlank()) return Duration.ZERO;
+        Duration d;
+        try {
+            d = Duration.parse(keepOld.trim());
+        } catch (java.time.format.DateTimeParseException e) {
+            throw ServiceException.invalid("keep_old", "must be an ISO-8601 duration such as P7D or PT12H");
+        }
+        if (d.isNegative() || d.compareTo(MAX_OVERLAP) > 0) {
+            throw ServiceException.invalid("keep_old", "must be between PT0S and " + MAX_OVERLAP.toDays() + " days (P" + MAX_OVERLAP.toDays() + "D)");
+        }
+        return d;
+    }
+
+    /** A page of applications, in id order. */
+    public Paging.Page<Application> page(Paging paging) {
+        return jdbi.withExtension(ApplicationStore.class, s -> paging.page(s.count(), s.page(paging.perPage(), paging.offset())));
     }
 
     /** The application these credentials belong to, or empty; constant-time on the secret. */
@@ -127,7 +170,14 @@ public final class ApplicationService {
         // One query on the token endpoint's hot path; the hash is computed even for an unknown client.
         String presented = Hashes.sha256Hex(clientSecret);
         Optional<ClientSecretStore.WithSecretHash> stored = jdbi.withHandle(h -> new ClientSecretStore(h).findWithSecretHash(clientId));
-        if (stored.isEmpty() || !Hashes.constantTimeEquals(stored.get().secretHash(), presented)) return Optional.empty();
-        return Optional.of(stored.get().application());
+        if (stored.isEmpty()) return Optional.empty();
+        // Both comparisons always run, so the time taken says nothing about which secret matched.
+        ClientSecretStore.WithSecretHash row = stored.get();
+        boolean current = Hashes.constantTimeEquals(row.secretHash(), presented);
+        String previousHash = row.previousSecretHash();
+        boolean previous = Hashes.constantTimeEquals(previousHash == null ? NO_SECRET : previousHash, presented);
+        Instant until = row.application().previousSecretExpiresAt();
+        boolean previousValid = previous && previousHash != null && until != null && clock.instant().isBefore(until);
+        return current || previousValid ? Optional.of(row.application()) : Optional.empty();
     }
 }

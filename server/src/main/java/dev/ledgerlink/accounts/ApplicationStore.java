@@ -16,7 +16,7 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 @RegisterRowMapper(ApplicationStore.Mapper.class)
 public interface ApplicationStore {
 
-    String COLUMNS = "id, client_id, name, redirect_uris, scopes, created_at, secret_rotated_at, owner_account_id";
+    String COLUMNS = "id, client_id, name, redirect_uris, scopes, created_at, secret_rotated_at, previous_secret_expires_at, owner_account_id";
 
     @SqlUpdate("""
             insert into applications (client_id, client_secret_hash, name, redirect_uris, scopes, created_at, secret_rotated_at, owner_account_id)
@@ -39,8 +39,23 @@ public interface ApplicationStore {
     @SqlQuery("select " + COLUMNS + " from applications where owner_account_id in (<accountIds>) order by id")
     List<Application> ownedBy(@org.jdbi.v3.sqlobject.customizer.BindList("accountIds") java.util.Collection<String> accountIds);
 
-    @SqlUpdate("update applications set client_secret_hash = :secretHash, secret_rotated_at = :now where id = :id")
-    int rotateSecret(long id, String secretHash, Instant now);
+    /** The current secret becomes the previous one, valid until {@code keepOldUntil} (null: not at all). */
+    @SqlUpdate("""
+            update applications set previous_secret_hash = case when cast(:keepOldUntil as timestamp with time zone) is null
+                                                               then null else client_secret_hash end,
+                   previous_secret_expires_at = :keepOldUntil,
+                   client_secret_hash = :secretHash, secret_rotated_at = :now
+            where id = :id""")
+    int rotateSecret(long id, String secretHash, Instant now, Instant keepOldUntil);
+
+    @SqlUpdate("update applications set previous_secret_hash = null, previous_secret_expires_at = null where id = :id")
+    int retirePreviousSecret(long id);
+
+    @SqlQuery("select " + COLUMNS + " from applications order by id limit :limit offset :offset")
+    List<Application> page(int limit, long offset);
+
+    @SqlQuery("select count(*) from applications")
+    long count();
 
     final class Mapper implements RowMapper<Application> {
         @Override
@@ -49,7 +64,7 @@ public interface ApplicationStore {
                     List.of(rs.getString("redirect_uris").split("\n")),
                     Scopes.parse(rs.getString("scopes")),
                     AccountRows.instant(rs, "created_at", ctx), AccountRows.instant(rs, "secret_rotated_at", ctx),
-                    rs.getString("owner_account_id"));
+                    AccountRows.instant(rs, "previous_secret_expires_at", ctx), rs.getString("owner_account_id"));
         }
     }
 }

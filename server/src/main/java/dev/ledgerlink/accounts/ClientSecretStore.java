@@ -14,16 +14,17 @@ import org.jdbi.v3.core.statement.StatementContext;
  */
 final class ClientSecretStore {
     static final String FIND_WITH_SECRET_HASH =
-            "select " + ApplicationStore.COLUMNS + ", client_secret_hash from applications where client_id = :clientId";
+            "select " + ApplicationStore.COLUMNS + ", client_secret_hash, previous_secret_hash from applications where client_id = :clientId";
 
-    record WithSecretHash(Application application, String secretHash) {}
+    /** {@code previousSecretHash}: the secret before the last rotation, null when none was kept. */
+    record WithSecretHash(Application application, String secretHash, String previousSecretHash) {}
 
     private static final RowMapper<WithSecretHash> MAPPER = new RowMapper<>() {
         private final ApplicationStore.Mapper application = new ApplicationStore.Mapper();
 
         @Override
         public WithSecretHash map(ResultSet rs, StatementContext ctx) throws SQLException {
-            return new WithSecretHash(application.map(rs, ctx), rs.getString("client_secret_hash"));
+            return new WithSecretHash(application.map(rs, ctx), rs.getString("client_secret_hash"), rs.getString("previous_secret_hash"));
         }
     };
 

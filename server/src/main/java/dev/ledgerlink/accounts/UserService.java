@@ -1,5 +1,6 @@
 package dev.ledgerlink.accounts;
 
+import dev.ledgerlink.paging.Paging;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
@@ -30,9 +31,8 @@ public final class UserService {
         String first = firstName == null ? "" : firstName.trim();
         String last = lastName == null ? "" : lastName.trim();
         Validation v = new Validation()
-                .check(e.length() <= 320 && EMAIL.matcher(e).matches(), "email", "must be an e-mail address such as ana@example.com")
-                .check(password != null && password.length() >= MIN_PASSWORD_LENGTH, "password", "must be at least " + MIN_PASSWORD_LENGTH + " characters")
-                .check(password == null || password.length() <= MAX_PASSWORD_LENGTH, "password", "must be at most " + MAX_PASSWORD_LENGTH + " characters")
+                .check(e.length() <= 320 && EMAIL.matcher(e).matches(), "email", "must be an e-mail address such as ana@example.com");
+        checkPassword(v, password)
                 .check(Names.isValid(first), "first_name", Names.RULE)
                 .check(Names.isValid(last), "last_name", Names.RULE);
         v.throwIfInvalid();
@@ -45,6 +45,26 @@ public final class UserService {
             if (Constraints.isUniqueViolation(ex)) throw ServiceException.invalid("email", "is already registered");
             throw ex;
         }
+    }
+
+    /** The password rule: between the minimum and maximum length. */
+    private static Validation checkPassword(Validation v, String password) {
+        return v.check(password != null && password.length() >= MIN_PASSWORD_LENGTH, "password", "must be at least " + MIN_PASSWORD_LENGTH + " characters")
+                .check(password == null || password.length() <= MAX_PASSWORD_LENGTH, "password", "must be at most " + MAX_PASSWORD_LENGTH + " characters");
+    }
+
+    /** Every user, oldest first (operators; there is no paging at this scale). */
+    public java.util.List<User> list() {
+        return jdbi.withExtension(UserStore.class, UserStore::list);
+    }
+
+    /** A new password for the user with this e-mail (an operator's reset, e.g. a lost demo password). */
+    public User setPassword(String email, String password) {
+        checkPassword(new Validation(), password).throwIfInvalid();
+        User user = findByEmail(email).orElseThrow(() -> ServiceException.notFound("No user has the e-mail " + email + "."));
+        String hash = PasswordHasher.hash(password);
+        jdbi.useExtension(UserStore.class, s -> s.setPasswordHash(user.id(), hash));
+        return user;
     }
 
     public Optional<User> find(long id) {
@@ -73,5 +93,10 @@ public final class UserService {
 
     static String emailKey(String email) {
         return email.toLowerCase(Locale.ROOT);
+    }
+
+    /** A page of users, in id order. */
+    public Paging.Page<User> page(Paging paging) {
+        return jdbi.withExtension(UserStore.class, s -> paging.page(s.count(), s.page(paging.perPage(), paging.offset())));
     }
 }

@@ -1,6 +1,7 @@
 package dev.ledgerlink.accounts;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.statement.GetGeneratedKeys;
@@ -28,4 +29,13 @@ public interface UserStore {
 
     @SqlQuery("select count(*) from users")
     long count();
+
+    @SqlQuery("select id, email, first_name, last_name, created_at from users order by id")
+    java.util.List<User> list();
+
+    @SqlUpdate("update users set password_hash = :passwordHash where id = :id")
+    int setPasswordHash(long id, String passwordHash);
+
+    @SqlQuery("select id, email, first_name, last_name, created_at from users order by id limit :limit offset :offset")
+    List<User> page(int limit, long offset);
 }

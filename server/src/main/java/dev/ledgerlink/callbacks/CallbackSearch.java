@@ -2,20 +2,19 @@ package dev.ledgerlink.callbacks;
 
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.events.EventCatalog;
+import dev.ledgerlink.paging.Paging;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * The list call's query (decisions.md, "Callbacks"): page (default 1), per_page (default 15; above
- * 100 it is clamped to 100, the value shown in the answer, as the client libraries' own paginators
- * do), search[event] (noun or noun.verb), search[uri] (exact), search[verified] (true/false in any
+ * The list call's query (decisions.md, "Callbacks"): page and per_page as {@link Paging} reads them,
+ * search[event] (noun or noun.verb), search[uri] (exact), search[verified] (true/false in any
  * letter case; the bare parameter verified is accepted too). A page, per_page or verified that is
  * not a positive integer / boolean, an unknown event, or an unknown search[...] key is a 422 naming it.
  */
 public record CallbackSearch(int page, int perPage, String noun, String name, String uri, Boolean verified) {
-    public static final int DEFAULT_PER_PAGE = 15;
-    public static final int MAX_PER_PAGE = 100;
+    public static final int MAX_PER_PAGE = Paging.MAX_PER_PAGE;
     private static final java.util.Set<String> SEARCH_KEYS = java.util.Set.of("search[event]", "search[uri]", "search[verified]");
 
     public long offset() {
@@ -25,8 +24,9 @@ public record CallbackSearch(int page, int perPage, String noun, String name, St
     /** @param query every query parameter with all its values, names as sent (brackets decoded) */
     public static CallbackSearch parse(Map<String, List<String>> query) {
         Validation v = new Validation();
-        int page = positive(first(query, "page"), 1, "page", v);
-        int perPage = Math.min(MAX_PER_PAGE, positive(first(query, "per_page"), DEFAULT_PER_PAGE, "per_page", v));
+        Paging paging = Paging.parse(query, v);
+        int page = paging.page();
+        int perPage = paging.perPage();
 
         String event = first(query, "search[event]");
         String noun = null, name = null;
@@ -63,19 +63,6 @@ public record CallbackSearch(int page, int perPage, String noun, String name, St
     }
 
     private static String first(Map<String, List<String>> query, String key) {
-        List<String> values = query.get(key);
-        return values == null || values.isEmpty() ? null : values.getFirst();
-    }
-
-    private static int positive(String text, int fallback, String field, Validation v) {
-        if (text == null || text.isBlank()) return fallback;
-        try {
-            int n = Integer.parseInt(text.trim());
-            if (n >= 1) return n;
-        } catch (NumberFormatException e) {
-            // falls through to the violation
-        }
-        v.add(field, "must be a positive integer");
-        return fallback;
+        return Paging.first(query, key);
     }
 }

@@ -29,7 +29,11 @@ public final class CallbackStateMachine {
         /** The delivery engine saw only failures for the whole disable window. */
         FAILING_TOO_LONG,
         /** DELETE on the callback. */
-        DELETE
+        DELETE,
+        /** An operator disables it (admin API or CLI), whatever its delivery record. */
+        OPERATOR_DISABLE,
+        /** An operator enables a disabled callback again without a new verification. */
+        OPERATOR_ENABLE
     }
 
     public enum Effect {
@@ -95,6 +99,15 @@ public final class CallbackStateMachine {
                 default -> throw new IllegalTransition(from, trigger);
             };
             case DELETE -> to(State.DELETED, Effect.STOP_NOTIFICATIONS, Effect.DROP_PENDING);
+            case OPERATOR_DISABLE -> switch (from) {
+                case VERIFIED -> to(State.DISABLED, Effect.STOP_NOTIFICATIONS, Effect.DROP_PENDING);
+                // Nothing is notified to an unverified callback; disabled keeps it so until an operator enables it.
+                default -> to(State.DISABLED);
+            };
+            // Back to verified: the endpoint proved it holds the code before it was disabled. A
+            // callback disabled before it was ever verified is refused by the service (it needs a
+            // resend), since the state DISABLED does not say whether it had been verified.
+            case OPERATOR_ENABLE -> from == State.DISABLED ? to(State.VERIFIED, Effect.START_NOTIFICATIONS) : to(from);
             case REGISTER -> throw new IllegalTransition(from, trigger);
         };
     }

@@ -98,4 +98,28 @@ public interface CallbackStore {
             update callbacks set disabled = true, updated_at = :now
             where id = :id and disabled = false and failing_since is not null and failing_since <= :cutoff""")
     int disableIfFailingSince(long id, Instant cutoff, Instant now);
+
+    // The operators' view, across accounts and applications. state: unverified, verified or disabled (null: all).
+    String OPERATOR_FILTERS = """
+            where (cast(:accountId as varchar(16)) is null or account_id = :accountId)
+              and (cast(:state as varchar(16)) is null
+                   or (:state = 'disabled' and disabled = true)
+                   or (:state = 'verified' and verified = true and disabled = false)
+                   or (:state = 'unverified' and verified = false and disabled = false))""";
+
+    @SqlQuery("select " + COLUMNS + " from callbacks " + OPERATOR_FILTERS + " order by id limit :limit offset :offset")
+    List<Callback> operatorSearch(String accountId, String state, int limit, long offset);
+
+    @SqlQuery("select count(*) from callbacks " + OPERATOR_FILTERS)
+    long operatorCount(String accountId, String state);
+
+    @SqlQuery("select " + COLUMNS + " from callbacks where id = :id")
+    Optional<Callback> findAny(long id);
+
+    @SqlQuery("select " + COLUMNS + " from callbacks where id = :id for update")
+    Optional<Callback> findAnyForUpdate(long id);
+
+    /** Enabling forgets the failure run, so the disable window starts afresh. */
+    @SqlUpdate("update callbacks set disabled = :disabled, failing_since = null, updated_at = :now where id = :id")
+    int setDisabled(long id, boolean disabled, Instant now);
 }

@@ -2,6 +2,7 @@ package dev.ledgerlink.cli;
 
 import dev.ledgerlink.Services;
 import dev.ledgerlink.accounts.Account;
+import dev.ledgerlink.accounts.AccountsJson;
 import dev.ledgerlink.accounts.Membership;
 import dev.ledgerlink.accounts.User;
 import dev.ledgerlink.errors.ServiceException;
@@ -56,18 +57,13 @@ final class AccountsCommand {
     static long resolveUser(Services s, String idOrEmail) {
         if (idOrEmail.matches("\\d{1,18}")) {
             return s.users().find(Long.parseLong(idOrEmail)).map(User::id)
-                    .orElseThrow(() -> ServiceException.invalid("user", "no user has the id " + idOrEmail));
+                    .orElseThrow(() -> ServiceException.invalid("user", "is not known: no user has the id " + idOrEmail));
         }
         return s.users().findByEmail(idOrEmail).map(User::id)
-                .orElseThrow(() -> ServiceException.invalid("user", "no user has the e-mail " + idOrEmail));
+                .orElseThrow(() -> ServiceException.invalid("user", "is not known: no user has the e-mail " + idOrEmail));
     }
 
     static Map<String, Object> accountJson(Account a) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("account_id", a.accountId());
-        out.put("business_id", a.businessId());
-        out.put("name", a.name());
-        out.put("timezone", a.timezone());
-        return out;
+        return AccountsJson.account(a);
     }
 }

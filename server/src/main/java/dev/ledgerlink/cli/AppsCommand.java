@@ -1,10 +1,10 @@
 package dev.ledgerlink.cli;
 
 import dev.ledgerlink.Services;
+import dev.ledgerlink.accounts.AccountsJson;
 import dev.ledgerlink.accounts.Application;
 import dev.ledgerlink.accounts.ApplicationService;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -12,19 +12,21 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "apps", mixinStandardHelpOptions = true, description = "OAuth client applications.",
-        subcommands = {AppsCommand.Create.class, AppsCommand.ListApps.class, AppsCommand.Show.class, AppsCommand.RotateSecret.class})
+        subcommands = {AppsCommand.Create.class, AppsCommand.ListApps.class, AppsCommand.Show.class, AppsCommand.RotateSecret.class,
+                AppsCommand.RetireSecret.class})
 final class AppsCommand {
 
     @Command(name = "create", mixinStandardHelpOptions = true,
             description = "Register an application; prints its client_id and client_secret (the secret is shown this once).")
     static final class Create extends ServiceCommand {
-        @Option(names = "--name", required = true)
+        @Option(names = "--name", required = true, description = "The name users see on the consent page.")
         String name;
 
         @Option(names = "--redirect-uri", required = true, arity = "1..*", description = "Registered redirect URIs (https; http to loopback with --dev).")
         List<String> redirectUris = new ArrayList<>();
 
-        @Option(names = "--scope", required = true, arity = "1..*", description = "Scopes the application may be granted.")
+        @Option(names = "--scope", required = true, arity = "1..*", completionCandidates = ScopeNames.class,
+                description = "Scopes the application may be granted, one or more of:%n  ${COMPLETION-CANDIDATES}")
         List<String> scopes = new ArrayList<>();
 
         @Option(names = "--dev", description = "Allow http redirect URIs on loopback hosts (development).")
@@ -36,9 +38,7 @@ final class AppsCommand {
                     ? new ApplicationService(s.database().jdbi(), s.clock(), true)
                     : s.applications();
             ApplicationService.Created c = apps.create(name, redirectUris, scopes);
-            Map<String, Object> out = appJson(c.application());
-            out.put("client_secret", c.clientSecret());
-            print(out, describe(c.application()) + "\nclient_secret: " + c.clientSecret() + "\n(the secret is shown only now; store it safely)");
+            print(AccountsJson.created(c, s.clock().instant()), describe(c.application()) + "\nclient_secret: " + c.clientSecret() + "\n(the secret is shown only now; store it safely)");
         }
     }
 
@@ -46,7 +46,7 @@ final class AppsCommand {
     static final class ListApps extends ServiceCommand {
         @Override
         void run(Services s) {
-            List<Map<String, Object>> apps = s.applications().list().stream().map(AppsCommand::appJson).toList();
+            List<Map<String, Object>> apps = s.applications().list().stream().map(a -> appJson(s, a)).toList();
             StringBuilder human = new StringBuilder();
             for (Application a : s.applications().list()) {
                 human.append(a.id()).append('\t').append(a.clientId()).append('\t').append(a.name()).append('\n');
@@ -57,46 +57,65 @@ final class AppsCommand {
 
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one application (by id or client_id).")
     static final class Show extends ServiceCommand {
-        @Parameters(paramLabel = "ID")
+        @Parameters(paramLabel = "ID", description = "The application's id or client_id.")
         String id;
 
         @Override
         void run(Services s) {
             Application a = s.applications().show(id);
-            print(appJson(a), describe(a));
+            print(appJson(s, a), describe(a));
         }
     }
 
     @Command(name = "rotate-secret", mixinStandardHelpOptions = true,
-            description = "Issue a new client secret; the old one stops working at once.")
+            description = "Issue a new client secret. The old one stops working at once, or with --keep-old after that long.")
     static final class RotateSecret extends ServiceCommand {
+        @Parameters(paramLabel = "ID", description = "The application's id or client_id.")
+        String id;
+
+        @Option(names = "--keep-old", paramLabel = "DURATION",
+                description = "Keep the old secret valid this long (ISO-8601, e.g. P7D; at most P30D) while clients switch over.")
+        String keepOld;
+
+        @Override
+        void run(Services s) {
+            ApplicationService.Created c = s.applications().rotateSecret(id, keepOld);
+            Application a = c.application();
+            String overlap = a.previousSecretExpiresAt() == null ? "the old secret no longer works"
+                    : "the old secret keeps working until " + a.previousSecretExpiresAt() + " (apps retire-secret ends it sooner)";
+            print(AccountsJson.created(c, s.clock().instant()), describe(a) + "\nclient_secret: " + c.clientSecret()
+                    + "\n(the secret is shown only now; " + overlap + ")");
+        }
+    }
+
+    @Command(name = "retire-secret", mixinStandardHelpOptions = true,
+            description = "End the overlap of the last rotation now: only the current secret works from here on.")
+    static final class RetireSecret extends ServiceCommand {
         @Parameters(paramLabel = "ID")
         String id;
 
         @Override
         void run(Services s) {
-            ApplicationService.Created c = s.applications().rotateSecret(id);
-            Map<String, Object> out = appJson(c.application());
-            out.put("client_secret", c.clientSecret());
-            print(out, describe(c.application()) + "\nclient_secret: " + c.clientSecret() + "\n(the secret is shown only now)");
+            Application a = s.applications().retireSecret(id);
+            print(appJson(s, a), describe(a) + "\nonly the current secret works now");
         }
     }
 
-    static Map<String, Object> appJson(Application a) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", a.id());
-        out.put("client_id", a.clientId());
-        out.put("name", a.name());
-        out.put("redirect_uris", a.redirectUris());
-        out.put("scopes", List.copyOf(a.scopes()));
-        out.put("created_at", a.createdAt().toString());
-        out.put("secret_rotated_at", a.secretRotatedAt().toString());
-        return out;
+    static Map<String, Object> appJson(Services s, Application a) {
+        return AccountsJson.application(a, s.clock().instant());
     }
 
     static String describe(Application a) {
         return "application " + a.id() + " (" + a.name() + ")\nclient_id: " + a.clientId()
                 + "\nredirect URIs: " + String.join(" ", a.redirectUris())
                 + "\nscopes: " + String.join(" ", a.scopes());
+    }
+
+    /** The scope catalog, for --scope's help and shell completion. */
+    static final class ScopeNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return dev.ledgerlink.accounts.Scopes.all().iterator();
+        }
     }
 }

@@ -21,10 +21,10 @@ final class EventsCommand {
         @Option(names = "--name", required = true, description = "Event, noun.verb, e.g. invoice.create.")
         String name;
 
-        @Option(names = "--object-id", required = true)
+        @Option(names = "--object-id", required = true, description = "The id of the object the event is about (e.g. the invoice).")
         long objectId;
 
-        @Option(names = "--user-id", required = true)
+        @Option(names = "--user-id", required = true, description = "The id of the user who caused the event.")
         long userId;
 
         @Option(names = "--idempotency-key", description = "Publishing again with the same key is a no-op returning the same event.")

@@ -6,7 +6,13 @@ import picocli.CommandLine.Command;
 /** The ledgerlink command line: the server and the operator commands. */
 @Command(name = "ledgerlink", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "OAuth 2.0 authorization and event-callback service.",
+        footer = {"",
+                "Every command works on one database: the embedded H2 file in the data directory",
+                "(--data-dir DIR, else LEDGERLINK_HOME, else ./data) unless --db JDBC_URL (or",
+                "LEDGERLINK_DB_URL) names another. Commands that print a result take --json for one",
+                "JSON object on stdout. `ledgerlink COMMAND --help` lists a command's options."},
         subcommands = {ServeCommand.class, AccountsCommand.class, UsersCommand.class, AppsCommand.class, EventsCommand.class, DeliveriesCommand.class, TokensCommand.class, SeedCommand.class,
+                CallbacksCommand.class, GrantsCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main {
 

@@ -39,7 +39,7 @@ final class Output {
                     cli.getOut().println(toJson(ErrorBodies.of(se)));
                     cli.getOut().flush();
                 } else {
-                    cli.getErr().println("error: " + se.getMessage());
+                    cli.getErr().println("error: " + sentence(se.getMessage()));
                 }
                 return EXIT_INVALID;
             }
@@ -48,13 +48,20 @@ final class Output {
                     cli.getOut().println(toJson(Map.of("error", "configuration", "message", ce.getMessage())));
                     cli.getOut().flush();
                 } else {
-                    cli.getErr().println("configuration error: " + ce.getMessage());
+                    cli.getErr().println("configuration error: " + sentence(ce.getMessage()));
                 }
                 return EXIT_CONFIG;
             }
             cli.getErr().println("error: " + ex);
             return 1;
         }
+    }
+
+    /** A message as one sentence on the terminal: "account is not known: ...", ending with a full stop. */
+    static String sentence(String message) {
+        if (message == null || message.isBlank()) return "the command failed.";
+        String m = message.strip();
+        return m.endsWith(".") ? m : m + ".";
     }
 
     private static boolean hasJson(CommandLine.ParseResult pr) {

@@ -42,6 +42,7 @@ final class ServeCommand implements Callable<Integer> {
         Settings settings = b.build();
 
         long started = System.nanoTime();
+        DataDir.announceNewDatabase(settings, System.err);
         LedgerlinkServer server = LedgerlinkServer.start(settings, Clock.systemUTC());
         if (seed != null) {
             try {

@@ -10,9 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
 
-/** Options every command shares: where the database is, the config file, and generic settings. */
+/** Options every command shares: where the data and the database are, the config file, and generic settings. */
 final class StoreOptions {
-    @Option(names = "--db", paramLabel = "JDBC_URL", description = "Database URL (default: LEDGERLINK_DB_URL, else the H2 file ./data/ledgerlink).")
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Directory of the embedded database and key files (default: LEDGERLINK_HOME, else ./data).")
+    Path dataDir;
+
+    @Option(names = "--db", paramLabel = "JDBC_URL",
+            description = "Database URL (default: LEDGERLINK_DB_URL, else the H2 file ledgerlink in the data directory).")
     String db;
 
     @Option(names = "--config", paramLabel = "FILE", description = "Config file of key=value lines (default: LEDGERLINK_CONFIG).")
@@ -27,11 +32,13 @@ final class StoreOptions {
         Settings.Builder b = Settings.builder().file(file).environment(System.getenv());
         assignments.forEach(b::set);
         b.set(Setting.DB_URL, db);
+        DataDir.apply(b, b.build(), DataDir.resolve(dataDir, System.getenv(DataDir.ENV)));
         return b;
     }
 
     /** The services over the configured database, for commands that work on it directly. */
     Services open(Settings settings) {
+        DataDir.announceNewDatabase(settings, System.err);
         var metrics = new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
         return Services.create(settings, Clock.systemUTC(), LedgerlinkServer.openDatabase(settings, null), metrics);
     }

@@ -27,7 +27,7 @@ public enum Setting {
     REFRESH_REPLAY_WINDOW("oauth.refresh-replay-window", "PT30S", "A used refresh token presented again later than this is treated as stolen (RFC 9700 4.14.2)."),
     LOGIN_MAX_FAILURES("login.max-failures", "5", "Failed logins per account (and, times four, per address) before login is throttled."),
     LOGIN_THROTTLE_WINDOW("login.throttle-window", "PT15M", "Window over which failed logins are counted."),
-    OPERATOR_KEY("events.operator-key", "", "Bearer key of the internal event publishing endpoint; empty disables the endpoint (dev mode generates one)."),
+    OPERATOR_KEY("events.operator-key", "", "Bearer key of the internal endpoints: event publishing, the admin API, token introspection by the platform's services; empty disables them (dev mode generates one)."),
     DELIVERY_RETRY_SCHEDULE("delivery.retry-schedule", "PT1M,PT5M,PT30M,PT2H,PT6H,PT12H,PT24H", "Delays before each retry of a failed delivery; after the last one the message is dropped."),
     DELIVERY_TIMEOUT("delivery.timeout", "PT10S", "Time allowed for one delivery attempt, connection included."),
     DELIVERY_DISABLE_AFTER("delivery.disable-after", "P5D", "A callback whose every attempt failed for this long, with no success in between, is disabled."),
@@ -35,6 +35,8 @@ public enum Setting {
     DELIVERY_PER_CALLBACK_CONCURRENCY("delivery.per-callback-concurrency", "32", "Deliveries in flight at once to one callback: what a hanging endpoint can tie up, so it never starves the others."),
     DELIVERY_POLL_INTERVAL("delivery.poll-interval", "PT0.5S", "How often the queue is polled for work stored by other processes."),
     DELIVERY_LEASE("delivery.lease", "PT60S", "How long a claimed delivery stays with its worker before another may take it over."),
+    DELIVERY_RECOVER_SPACING("delivery.recover-spacing", "PT0.2S", "Recover: the n-th re-queued delivery of a callback falls due n times this after the recover, so the endpoint is not flooded."),
+    DELIVERY_RECOVER_MAX_WINDOW("delivery.recover-max-window", "P30D", "Recover: the longest since..until window one recover may name."),
     CONSOLE_ENABLED("console.enabled", "false", "Serve the developer console at /console outside development mode (operators sign in with events.operator-key); development mode always serves it.");
 
     private final String key;

@@ -4,8 +4,9 @@ import dev.ledgerlink.callbacks.CallbackService;
 import dev.ledgerlink.oauth.TokenPrincipal;
 
 /**
- * The access rule of a callback's delivery history (GET .../callbacks/{callback_id}/deliveries):
- * whoever may read the callback may read its history, with exactly the same answers (401, 403 for a
+ * The access rule of a callback's delivery history (GET .../callbacks/{callback_id}/deliveries) and
+ * of its recover (POST .../callbacks/{callback_id}/recover): whoever may read the callback may read
+ * its history and recover its dropped deliveries, with exactly the same answers (401, 403 for a
  * missing scope, 404 for another account's or application's callback).
  */
 public final class CallbackHistory {
@@ -20,5 +21,11 @@ public final class CallbackHistory {
     public DeliveryService.DeliveryPage read(TokenPrincipal who, String accountId, long callbackId, int page, int perPage) {
         callbacks.get(who, accountId, callbackId);
         return deliveries.history(accountId, callbackId, page, perPage);
+    }
+
+    /** Recover (DeliveryService#recover) for whoever may read the callback, with the same answers. */
+    public DeliveryService.Recovered recover(TokenPrincipal who, String accountId, long callbackId, String since, String until) {
+        callbacks.get(who, accountId, callbackId);
+        return deliveries.recover(accountId, callbackId, since, until);
     }
 }

@@ -16,6 +16,15 @@ final class DeliveryHistory {
 
     static final String PAGE = COLUMNS + " where d.callback_id = :id order by d.id desc limit :limit offset :offset";
     static final String ONE = COLUMNS + " where d.id = :id";
+
+    /** The operators' search; a null parameter is no filter. */
+    private static final String FILTER = """
+             where (cast(:callbackId as bigint) is null or d.callback_id = :callbackId)
+               and (cast(:state as varchar(16)) is null or d.state = :state)
+               and (cast(:since as timestamp with time zone) is null or d.created_at >= :since)
+               and (cast(:until as timestamp with time zone) is null or d.created_at < :until)""";
+    static final String PAGE_FILTERED = COLUMNS + " " + FILTER + " order by d.id desc limit :limit offset :offset";
+    static final String COUNT_FILTERED = "select count(*) from deliveries d " + FILTER;
     static final String ATTEMPTS = """
             select id, delivery_id, attempt, attempted_at, status_code, duration_ms, error,
                    request_headers, request_body, response_headers, response_body

@@ -2,6 +2,7 @@ package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.paging.Paging;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,17 +15,19 @@ import org.jdbi.v3.core.statement.Query;
 
 /**
  * The queue's public face: queue a verification request, read a callback's delivery history,
- * redeliver. Whatever is queued here is durable before the method returns; the engine of this
+ * redeliver one delivery, recover a callback's dropped deliveries of a time window. Whatever is queued here is durable before the method returns; the engine of this
  * process is woken at once, other processes find it when they next poll.
  */
 public final class DeliveryService {
     private final Jdbi jdbi;
     private final Clock clock;
+    private final Recovery recovery;
     private volatile Runnable wake = () -> {};
 
-    public DeliveryService(Jdbi jdbi, Clock clock) {
+    public DeliveryService(Jdbi jdbi, Clock clock, Recovery recovery) {
         this.jdbi = jdbi;
         this.clock = clock;
+        this.recovery = recovery;
     }
 
     /** Called by the engine of this process so new work starts without waiting for a poll. */
@@ -62,8 +65,7 @@ public final class DeliveryService {
 
     /** A page of one callback's deliveries, newest first, each with its attempts. */
     public DeliveryPage history(String accountId, long callbackId, int page, int perPage) {
-        if (page < 1) throw ServiceException.invalid("page", "must be 1 or more");
-        if (perPage < 1 || perPage > 100) throw ServiceException.invalid("per_page", "must be between 1 and 100");
+        Paging paging = Paging.of(page, perPage);
         return jdbi.withHandle(h -> {
             boolean exists = h.createQuery("select count(*) from callbacks where id = :id and (:accountId is null or account_id = :accountId)")
                     .bind("id", callbackId).bind("accountId", accountId).mapTo(Integer.class).one() > 0;
@@ -71,18 +73,11 @@ public final class DeliveryService {
             long total = h.createQuery("select count(*) from deliveries where callback_id = :id")
                     .bind("id", callbackId).mapTo(Long.class).one();
             List<DeliveryRecord> rows = h.createQuery(DeliveryHistory.PAGE)
-                    .bind("id", callbackId).bind("limit", perPage).bind("offset", (long) (page - 1) * perPage)
+                    .bind("id", callbackId).bind("limit", paging.perPage()).bind("offset", paging.offset())
                     .map(new DeliveryHistory.RecordMapper()).list();
-            Map<Long, List<DeliveryRecord.Attempt>> attempts = new LinkedHashMap<>();
-            if (!rows.isEmpty()) {
-                h.createQuery(DeliveryHistory.ATTEMPTS).bindList("ids", rows.stream().map(DeliveryRecord::id).toList())
-                        .map(new DeliveryHistory.AttemptMapper())
-                        .forEach(a -> attempts.computeIfAbsent(a.deliveryId(), k -> new ArrayList<>()).add(a));
-            }
-            List<DeliveryRecord> withAttempts = rows.stream()
-                    .map(r -> r.withAttempts(attempts.getOrDefault(r.id(), List.of()))).toList();
-            int pages = (int) Math.max(1, (total + perPage - 1) / perPage);
-            return new DeliveryPage(page, pages, perPage, total, withAttempts);
+            List<DeliveryRecord> withAttempts = withAttempts(h, rows);
+            var p = paging.page(total, withAttempts);
+            return new DeliveryPage(p.page(), p.pages(), p.perPage(), total, withAttempts);
         });
     }
 
@@ -99,9 +94,85 @@ public final class DeliveryService {
         return r;
     }
 
+    /** What a recover did: how many deliveries were re-queued, and when the first and last of them fall due. */
+    public record Recovered(long callbackId, Recovery.Window window, int requeued, Instant firstDueAt, Instant lastDueAt) {}
+
+    /**
+     * Re-queues the callback's event deliveries that were dropped (retries exhausted, or dropped when
+     * the callback was disabled) and were queued in the window, each from its first attempt and under
+     * its own message id (webhook-id), paced by {@link Recovery}. {@code accountId} null: any account
+     * (operators); else the callback must be that account's (404 otherwise). A 409 when the callback
+     * is not verified and enabled, since the engine would drop them again at once.
+     */
+    public Recovered recover(String accountId, long callbackId, String since, String until) {
+        Instant now = DbTime.now(clock);
+        Recovery.Window w = recovery.window(since, until, now);
+        Recovered r = jdbi.inTransaction(h -> {
+            var callback = h.createQuery("select verified, disabled from callbacks where id = :id and (:accountId is null or account_id = :accountId)")
+                    .bind("id", callbackId).bind("accountId", accountId)
+                    .map((rs, ctx) -> new boolean[] {rs.getBoolean("verified"), rs.getBoolean("disabled")}).findOne()
+                    .orElseThrow(ServiceException::notFound);
+            if (!callback[0] || callback[1]) {
+                throw ServiceException.of(ServiceException.Kind.CONFLICT, "Callback " + callbackId + " is "
+                        + (callback[1] ? "disabled" : "not verified") + ": its deliveries would be dropped again. "
+                        + (callback[1] ? "Enable it (or resend its verification code and verify it) first." : "Verify it first."));
+            }
+            List<Long> ids = h.createQuery(DeliveryStore.RECOVERABLE).bind("callbackId", callbackId)
+                    .bind("since", w.since()).bind("until", w.until()).mapTo(Long.class).list();
+            var batch = h.prepareBatch(DeliveryStore.REQUEUE);
+            for (int i = 0; i < ids.size(); i++) {
+                batch.bind("id", ids.get(i)).bind("next", recovery.dueAt(now, i)).add();
+            }
+            int requeued = ids.isEmpty() ? 0 : java.util.Arrays.stream(batch.execute()).sum();
+            return new Recovered(callbackId, w, requeued, ids.isEmpty() ? null : now,
+                    ids.isEmpty() ? null : recovery.dueAt(now, ids.size() - 1));
+        });
+        if (r.requeued() > 0) enqueued();
+        return r;
+    }
+
+    /** Drops every event delivery still queued for the callback (an operator disabled it); how many were dropped. */
+    public int dropPending(long callbackId, String reason) {
+        return jdbi.withHandle(h -> h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", callbackId)
+                .bind("reason", reason).bind("now", DbTime.now(clock)).execute());
+    }
+
+    /** The states a delivery can be in. */
+    public static final java.util.Set<String> STATES = java.util.Set.of("pending", "delivered", "dropped");
+
+    /**
+     * Operators' search: deliveries of one callback or all, in one state or all, queued in
+     * [since, until) (each bound optional), newest first, each with its attempts.
+     */
+    public Paging.Page<DeliveryRecord> search(Long callbackId, String state, Instant since, Instant until, Paging paging) {
+        new dev.ledgerlink.errors.Validation()
+                .check(state == null || STATES.contains(state), "state", "must be pending, delivered or dropped")
+                .check(since == null || until == null || since.isBefore(until), "since", "must be before until")
+                .throwIfInvalid();
+        return jdbi.withHandle(h -> {
+            long total = h.createQuery(DeliveryHistory.COUNT_FILTERED).bind("callbackId", callbackId).bind("state", state)
+                    .bind("since", since).bind("until", until).mapTo(Long.class).one();
+            List<DeliveryRecord> rows = h.createQuery(DeliveryHistory.PAGE_FILTERED).bind("callbackId", callbackId).bind("state", state)
+                    .bind("since", since).bind("until", until).bind("limit", paging.perPage()).bind("offset", paging.offset())
+                    .map(new DeliveryHistory.RecordMapper()).list();
+            return paging.page(total, withAttempts(h, rows));
+        });
+    }
+
     public java.util.Optional<DeliveryRecord> find(long deliveryId) {
         return jdbi.withHandle(h -> h.createQuery(DeliveryHistory.ONE).bind("id", deliveryId)
                 .map(new DeliveryHistory.RecordMapper()).findOne());
+    }
+
+    /** Every attempt of these deliveries in one query (no N+1). */
+    private static List<DeliveryRecord> withAttempts(org.jdbi.v3.core.Handle h, List<DeliveryRecord> rows) {
+        Map<Long, List<DeliveryRecord.Attempt>> attempts = new LinkedHashMap<>();
+        if (!rows.isEmpty()) {
+            h.createQuery(DeliveryHistory.ATTEMPTS).bindList("ids", rows.stream().map(DeliveryRecord::id).toList())
+                    .map(new DeliveryHistory.AttemptMapper())
+                    .forEach(a -> attempts.computeIfAbsent(a.deliveryId(), k -> new ArrayList<>()).add(a));
+        }
+        return rows.stream().map(r -> r.withAttempts(attempts.getOrDefault(r.id(), List.of()))).toList();
     }
 
     public record DeliveryPage(int page, int pages, int perPage, long total, List<DeliveryRecord> deliveries) {}

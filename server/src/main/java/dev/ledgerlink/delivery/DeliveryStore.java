@@ -86,6 +86,19 @@ final class DeliveryStore {
             update deliveries set state = 'dropped', drop_reason = :reason, lease_owner = null, finished_at = :now
             where callback_id = :callbackId and state = 'pending' and kind = 'event'""";
 
+    /** Recover: a callback's dropped event deliveries queued in [since, until), oldest first. */
+    static final String RECOVERABLE = """
+            select id from deliveries
+            where callback_id = :callbackId and state = 'dropped' and kind = 'event'
+              and created_at >= :since and created_at < :until
+            order by id""";
+
+    /** Back to the queue from the first attempt; same row, so the same message id. Only if still dropped. */
+    static final String REQUEUE = """
+            update deliveries set state = 'pending', attempts = 0, next_attempt_at = :next, lease_owner = null,
+                   drop_reason = null, finished_at = null
+            where id = :id and state = 'dropped'""";
+
     static final String QUEUE_DEPTH = "select count(*) from deliveries where state = 'pending'";
 
     static List<ClaimedDelivery> loadClaimed(Handle h, String token) {

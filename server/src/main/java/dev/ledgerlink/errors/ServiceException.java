@@ -19,8 +19,10 @@ public final class ServiceException extends RuntimeException {
         METHOD_NOT_ALLOWED(405, 12, "method_not_allowed"),
         CONFLICT(409, 6, "conflict"),
         PAYLOAD_TOO_LARGE(413, 8, "request_too_large"),
+        URI_TOO_LONG(414, 3, "uri_too_long"),
         INVALID_FIELD(422, 3, "invalid_field"),
         THROTTLED(429, 8, "too_many_requests"),
+        HEADERS_TOO_LARGE(431, 8, "request_header_fields_too_large"),
         UNAVAILABLE(503, 14, "unavailable");
 
         public final int status;

@@ -7,7 +7,10 @@ import dev.ledgerlink.config.Settings;
 import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
 
-/** The authorization server's parts, built once: the page flow, client authentication, the grants, revocation, the operator's grant without a browser, and grant listing. */
+/**
+ * The authorization server's parts, built once: the page flow, client authentication, the grants, revocation,
+ * the operator's grant without a browser, introspection, and the operators' view of grants.
+ */
 public record OAuthServer(
         AuthorizationRequests requests,
         AuthorizationFlow flow,
@@ -18,6 +21,7 @@ public record OAuthServer(
         RefreshTokenGrant refreshTokenGrant,
         Revocation revocation,
         OperatorGrant operatorGrant,
+        Introspection introspection,
         Grants grants) {
 
     public static OAuthServer create(Settings settings, Clock clock, Jdbi jdbi, TokenService tokens,
@@ -36,6 +40,7 @@ public record OAuthServer(
                 new RefreshTokenGrant(jdbi, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW)),
                 new Revocation(jdbi, tokens),
                 new OperatorGrant(jdbi, users, applications, consents, tokens),
+                new Introspection(jdbi, clock, applications),
                 new Grants(jdbi, tokens));
     }
 }

@@ -50,4 +50,7 @@ public interface TokenStore {
             select count(*) from oauth_refresh_tokens where user_id = :userId and application_id = :applicationId
               and used_at is null and superseded_at is null and revoked_at is null""")
     int countLiveRefreshTokens(long userId, long applicationId);
+
+    @SqlQuery("select created_at from oauth_access_tokens where id = :id")
+    Instant accessTokenCreatedAt(long id);
 }

@@ -33,6 +33,9 @@ final class DiscoveryHandler {
         m.put("code_challenge_methods_supported", List.of("S256", "plain"));
         m.put("token_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post"));
         m.put("revocation_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post"));
+        m.put("introspection_endpoint", base + "/auth/oauth/introspect");
+        // Clients with their credentials; the platform's own services with the operator key as a Bearer token.
+        m.put("introspection_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post", "bearer"));
         m.put("scopes_supported", List.copyOf(Scopes.all()));
         ctx.header("Cache-Control", "public, max-age=3600");
         ctx.json(m);

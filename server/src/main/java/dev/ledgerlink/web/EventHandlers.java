@@ -1,40 +1,29 @@
 package dev.ledgerlink.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.events.Event;
 import dev.ledgerlink.events.EventJson;
 import dev.ledgerlink.events.EventPublisher;
-import dev.ledgerlink.events.OperatorKey;
 import io.javalin.http.Context;
 import java.util.Map;
 
 /** POST /internal/v1/events: other internal services publish events here, with the operator key (not OAuth). */
 public final class EventHandlers {
     private final EventPublisher publisher;
-    private final OperatorKey operatorKey;
+    private final OperatorAuth operator;
 
-    EventHandlers(EventPublisher publisher, OperatorKey operatorKey) {
+    EventHandlers(EventPublisher publisher, OperatorAuth operator) {
         this.publisher = publisher;
-        this.operatorKey = operatorKey;
+        this.operator = operator;
     }
 
     void publish(Context ctx) {
-        requireOperator(ctx);
+        operator.require(ctx);
         JsonNode body = RequestBodies.objectBody(ctx);
         Event e = publisher.publish(new EventPublisher.Request(
                 text(body, "name"), text(body, "account_id"), id(body, "object_id"), id(body, "user_id"),
                 ctx.header("Idempotency-Key")));
         ctx.status(202).json(Map.of("event", EventJson.of(e)));
-    }
-
-    private void requireOperator(Context ctx) {
-        if (!operatorKey.configured()) {
-            throw ServiceException.forbidden("Event publishing is disabled: set events.operator-key (LEDGERLINK_EVENTS_OPERATOR_KEY) to enable it.");
-        }
-        String presented = BearerHeader.credential(ctx);
-        if (presented == null) throw ServiceException.unauthorized("The operator key is required (Authorization: Bearer <operator key>).");
-        if (!operatorKey.matches(presented)) throw ServiceException.unauthorized("The operator key is wrong.");
     }
 
     private static String text(JsonNode body, String field) {

@@ -16,4 +16,14 @@ final class PathIds {
         }
         throw ServiceException.notFound();
     }
+
+    /** Any other numeric id in a path (the admin API): the same rule under the parameter's own name. */
+    static long positive(Context ctx, String name) {
+        String text = ctx.pathParam(name);
+        if (text.matches("[0-9]{1,18}")) {
+            long id = Long.parseLong(text);
+            if (id > 0) return id;
+        }
+        throw ServiceException.notFound();
+    }
 }

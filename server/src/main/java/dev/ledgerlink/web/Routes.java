@@ -30,9 +30,13 @@ final class Routes {
         r.get("/oauth/authorize", authorize::show);
         r.post("/oauth/authorize", authorize::submit);
         var o = s.oauth();
-        var tokens = new TokenHandlers(o.clients(), o.authorizationCodeGrant(), o.refreshTokenGrant(), o.revocation());
+        // One operator key for every internal route (events, admin, introspection by the platform's services).
+        var operator = new OperatorAuth(operatorKey);
+        var tokens = new TokenHandlers(o.clients(), o.authorizationCodeGrant(), o.refreshTokenGrant(), o.revocation(),
+                o.introspection(), operator);
         r.post("/auth/oauth/token", tokens::token);
         r.post("/auth/oauth/revoke", tokens::revoke);
+        r.post("/auth/oauth/introspect", tokens::introspect);
         r.exception(dev.ledgerlink.oauth.OAuthError.class, TokenHandlers::renderError);
         r.get("/.well-known/oauth-authorization-server", new DiscoveryHandler(s.settings())::metadata);
 
@@ -44,10 +48,12 @@ final class Routes {
         r.get(cb + "/{callback_id}", callbacks::get);
         r.put(cb + "/{callback_id}", callbacks::put);
         r.delete(cb + "/{callback_id}", callbacks::delete);
-        r.get(cb + "/{callback_id}/deliveries", new DeliveryHandlers(s.callbackHistory(), bearer)::history);
+        var deliveries = new DeliveryHandlers(s.callbackHistory(), bearer);
+        r.get(cb + "/{callback_id}/deliveries", deliveries::history);
+        r.post(cb + "/{callback_id}/recover", deliveries::recover);
 
         // Event publishing for internal services (operator key, not OAuth).
-        var events = new EventHandlers(s.events(), operatorKey);
+        var events = new EventHandlers(s.events(), operator);
         r.post("/internal/v1/events", events::publish);
 
         // Development mode only: test events with the application's own token (docs/sandbox.md).
@@ -55,6 +61,30 @@ final class Routes {
             var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts()), bearer);
             r.post("/events/account/{account_id}/events/test", testEvents::send);
         }
+
+        // The admin API (operator key): accounts, users, memberships, applications, callbacks, deliveries, grants.
+        var admin = new AdminHandlers(s, operator);
+        String a = "/internal/v1/admin";
+        r.get(a + "/accounts", admin.op(admin::accounts));
+        r.get(a + "/accounts/{account_id}", admin.op(admin::account));
+        r.get(a + "/users", admin.op(admin::users));
+        r.get(a + "/users/{user_id}", admin.op(admin::user));
+        r.get(a + "/memberships", admin.op(admin::memberships));
+        r.get(a + "/applications", admin.op(admin::applications));
+        r.post(a + "/applications", admin.op(admin::createApplication));
+        r.get(a + "/applications/{id}", admin.op(admin::application));
+        r.post(a + "/applications/{id}/rotate-secret", admin.op(admin::rotateSecret));
+        r.post(a + "/applications/{id}/retire-secret", admin.op(admin::retireSecret));
+        r.get(a + "/callbacks", admin.op(admin::callbacks));
+        r.get(a + "/callbacks/{callback_id}", admin.op(admin::callback));
+        r.post(a + "/callbacks/{callback_id}/disable", admin.op(admin::disableCallback));
+        r.post(a + "/callbacks/{callback_id}/enable", admin.op(admin::enableCallback));
+        r.post(a + "/callbacks/{callback_id}/recover", admin.op(admin::recover));
+        r.get(a + "/deliveries", admin.op(admin::deliveries));
+        r.post(a + "/deliveries/{delivery_id}/redeliver", admin.op(admin::redeliver));
+        r.get(a + "/grants", admin.op(admin::grants));
+        r.get(a + "/grants/{grant_id}", admin.op(admin::grant));
+        r.post(a + "/grants/{grant_id}/revoke", admin.op(admin::revokeGrant));
 
         // The developer console (development mode, or console.enabled): web/console/ConsoleRoutes.
         dev.ledgerlink.web.console.ConsoleRoutes.register(r, s, operatorKey, onStop);

@@ -5,6 +5,7 @@ import dev.ledgerlink.accounts.Application;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.oauth.AuthorizationCodeGrant;
 import dev.ledgerlink.oauth.ClientAuthentication;
+import dev.ledgerlink.oauth.Introspection;
 import dev.ledgerlink.oauth.OAuthError;
 import dev.ledgerlink.oauth.RefreshTokenGrant;
 import dev.ledgerlink.oauth.Revocation;
@@ -20,7 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * POST /auth/oauth/token and POST /auth/oauth/revoke: parse (JSON or form body, Basic or body
+ * POST /auth/oauth/token, /auth/oauth/revoke and /auth/oauth/introspect: parse (JSON or form body, Basic or body
  * credentials), authenticate the client, hand over to the grant, render. Errors are RFC 6749 §5.2
  * bodies rendered by {@link #renderError}.
  */
@@ -29,13 +30,17 @@ final class TokenHandlers {
     private final AuthorizationCodeGrant authorizationCode;
     private final RefreshTokenGrant refreshToken;
     private final Revocation revocation;
+    private final Introspection introspection;
+    private final OperatorAuth operator;
 
     TokenHandlers(ClientAuthentication clients, AuthorizationCodeGrant authorizationCode, RefreshTokenGrant refreshToken,
-                  Revocation revocation) {
+                  Revocation revocation, Introspection introspection, OperatorAuth operator) {
         this.clients = clients;
         this.authorizationCode = authorizationCode;
         this.refreshToken = refreshToken;
         this.revocation = revocation;
+        this.introspection = introspection;
+        this.operator = operator;
     }
 
     void token(Context ctx) {
@@ -59,6 +64,20 @@ final class TokenHandlers {
         revocation.revoke(client, p.get("token"), p.get("token_type_hint"));
         noStore(ctx);
         ctx.json(Map.of());
+    }
+
+    /**
+     * RFC 7662: the platform's services present the operator key as a Bearer token and may introspect
+     * any token; a client authenticates as at the token endpoint and sees only its own tokens.
+     */
+    void introspect(Context ctx) {
+        Map<String, String> p = parameters(ctx);
+        Introspection.Caller caller = operator.presentedBy(ctx)
+                ? Introspection.Caller.operator()
+                : new Introspection.Caller(clients.authenticate(credentials(ctx, p)));
+        Map<String, Object> answer = introspection.introspect(caller, p.get("token"), p.get("token_type_hint"));
+        noStore(ctx);
+        ctx.json(answer);
     }
 
     static void renderError(OAuthError e, Context ctx) {

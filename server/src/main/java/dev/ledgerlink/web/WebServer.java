@@ -37,7 +37,11 @@ public final class WebServer {
             config.router.ignoreTrailingSlashes = true;
             config.router.treatMultipleSlashesAsSingleSlash = true;
             config.jsonMapper(new JavalinJackson(Json.MAPPER, true));
-            config.jetty.modifyServer(server -> server.setStopTimeout(5_000));
+            config.jetty.modifyServer(server -> {
+                server.setStopTimeout(5_000);
+                server.setErrorHandler(new JettyErrors.ServerLevel());
+            });
+            config.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new JettyErrors.ContextLevel()));
             config.requestLogger.http((ctx, ms) -> recordRequest(services, ctx, ms));
 
             config.routes.before(RequestIds::assign);
@@ -86,6 +90,11 @@ public final class WebServer {
     }
 
     private static void renderUnexpected(Exception e, Context ctx) {
+        var clientMistake = ClientInputFailures.of(e);
+        if (clientMistake.isPresent()) {
+            renderServiceException(clientMistake.get(), ctx);
+            return;
+        }
         LOG.error("request failed: {} {}", ctx.method(), ctx.path(), e);
         ctx.status(500).json(ErrorBodies.internal(RequestIds.of(ctx)));
     }

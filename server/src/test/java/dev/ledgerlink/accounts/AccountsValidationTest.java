@@ -5,13 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestServer;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Each validation rule of users, accounts and applications, against a real database. */
+@LedgerlinkTest
 class AccountsValidationTest {
     static TestServer server;
     static UserService users;
@@ -21,16 +22,10 @@ class AccountsValidationTest {
 
     @BeforeAll
     static void start() {
-        server = TestServer.start();
         users = server.services().users();
         accounts = server.services().accounts();
         apps = server.services().applications();
         prodApps = new ApplicationService(server.services().database().jdbi(), server.clock(), false);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
     }
 
     private static String fieldsOf(Runnable r) {

@@ -1,6 +1,7 @@
 package dev.ledgerlink.callbacks;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.io.ByteArrayOutputStream;
@@ -21,6 +22,11 @@ public final class CallbackApi {
         this.server = server;
         this.accountId = accountId;
         this.token = token;
+    }
+
+    /** The API of the fixtures' account, with a token of these scopes. */
+    static CallbackApi of(Fixtures f, String... scopes) {
+        return new CallbackApi(f.server(), f.account().accountId(), f.issue(java.util.Set.of(scopes)).accessToken());
     }
 
     CallbackApi as(String otherToken) {

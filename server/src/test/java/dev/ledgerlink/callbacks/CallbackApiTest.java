@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledgerlink.oauth.OAuthFixtures;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.net.http.HttpRequest;
@@ -14,38 +16,24 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The callbacks endpoints over real HTTP: envelopes, search, pages, access, validation and errors. */
+@LedgerlinkTest
 class CallbackApiTest {
     static TestServer server;
-    static CallbackReceiver receiver;
-    OAuthFixtures f;
+    static Receiver receiver;
+    Fixtures f;
     CallbackApi api;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start();
-        receiver = new CallbackReceiver();
-    }
-
-    @AfterAll
-    static void stop() {
-        receiver.close();
-        server.close();
-    }
 
     @BeforeEach
     void fixture() {
-        f = OAuthFixtures.create(server);
         api = new CallbackApi(server, f.account().accountId(), token("user:invoices:read", "user:clients:read"));
     }
 
     private String token(String... scopes) {
-        return server.services().tokens().issue(f.user().id(), f.app().id(), Set.of(scopes)).accessToken();
+        return f.issue(Set.of(scopes)).accessToken();
     }
 
     private String uri(String tag) {
@@ -196,7 +184,7 @@ class CallbackApiTest {
 
     @Test
     void aNonMemberIsRefusedWith403() {
-        var stranger = OAuthFixtures.create(server);
+        var stranger = Fixtures.create(server);
         String strangerToken = server.services().tokens()
                 .issue(stranger.user().id(), f.app().id(), Set.of("user:invoices:read")).accessToken();
         var r = api.as(strangerToken).register("invoice", uri("n"));
@@ -207,7 +195,7 @@ class CallbackApiTest {
     @Test
     void anotherAccountsCallbackIsNotFound() {
         long id = api.registerId("invoice", uri("x"));
-        var other = OAuthFixtures.create(server);
+        var other = Fixtures.create(server);
         server.services().accounts().addMember(other.account().accountId(), f.user().id(), "admin");
         CallbackApi inOther = api.in(other.account().accountId());
         assertError(inOther.get(id), 404, "not_found");
@@ -327,7 +315,7 @@ class CallbackApiTest {
     @Test
     void outsideDevModePrivateAndLoopbackTargetsAndHttpAreRefused() {
         try (TestServer prod = TestServer.start(s -> s.set(dev.ledgerlink.config.Setting.DEV, "false"))) {
-            var pf = OAuthFixtures.create(prod, "https://app.example.com/cb");
+            var pf = Fixtures.create(prod, "https://app.example.com/cb");
             String t = prod.services().tokens().issue(pf.user().id(), pf.app().id(), Set.of("user:invoices:read")).accessToken();
             CallbackApi p = new CallbackApi(prod, pf.account().accountId(), t);
             for (String target : List.of("https://127.0.0.1/x", "https://10.0.0.1/x", "https://169.254.169.254/x",

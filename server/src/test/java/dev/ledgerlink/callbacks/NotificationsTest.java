@@ -6,12 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.events.Event;
 import dev.ledgerlink.events.EventPublisher;
-import dev.ledgerlink.oauth.OAuthFixtures;
 import dev.ledgerlink.signature.ServiceSignature;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestServer;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -21,29 +22,16 @@ import org.junit.jupiter.api.Test;
  * fans out to the callbacks verified at that moment and says how many deliveries it made, so
  * "nothing is delivered" is asserted on that count, never by waiting.
  */
+@LedgerlinkTest
 class NotificationsTest {
     TestServer server;
-    CallbackReceiver receiver;
-    OAuthFixtures f;
+    Receiver receiver;
+    Fixtures f;
     CallbackApi api;
 
     @BeforeEach
     void start() {
-        server = TestServer.start();
-        receiver = new CallbackReceiver();
-        f = OAuthFixtures.create(server);
-        String token = server.services().tokens().issue(f.user().id(), f.app().id(), Set.of("user:invoices:read")).accessToken();
-        api = new CallbackApi(server, f.account().accountId(), token);
-    }
-
-    @AfterEach
-    void stop() {
-        receiver.close();
-        server.close();
-    }
-
-    private Event publish(String name, long objectId) {
-        return server.services().events().publish(new EventPublisher.Request(name, f.account().accountId(), objectId, f.user().id(), null));
+        api = CallbackApi.of(f, "user:invoices:read");
     }
 
     /** Registers, takes the code from the verification request and PUTs it back; returns the code. */
@@ -59,10 +47,10 @@ class NotificationsTest {
     void aVerifiedCallbackReceivesItsEventsSignedWithTheCode() {
         long[] id = new long[1];
         String code = registerAndVerify(id, "invoice");
-        Event e = publish("invoice.create", 4242);
+        Event e = f.publish("invoice.create", 4242);
         assertEquals(1, e.deliveries());
 
-        CallbackReceiver.Received n = receiver.next("invoice.create");
+        Receiver.Request n = receiver.next("invoice.create");
         assertEquals(List.of("name", "object_id", "account_id", "user_id"), List.copyOf(n.params().keySet()));
         assertEquals("4242", n.param("object_id"));
         assertEquals(f.account().accountId(), n.param("account_id"));
@@ -73,15 +61,15 @@ class NotificationsTest {
     @Test
     void anUnverifiedCallbackGetsNoNotifications() {
         api.registerId("invoice.create", receiver.uri());
-        assertEquals(0, publish("invoice.create", 1).deliveries());
+        assertEquals(0, f.publish("invoice.create", 1).deliveries());
     }
 
     @Test
     void aNounVerbSubscriptionGetsOnlyThatVerb() {
         long[] id = new long[1];
         registerAndVerify(id, "invoice.create");
-        assertEquals(0, publish("invoice.update", 1).deliveries());
-        assertEquals(1, publish("invoice.create", 2).deliveries());
+        assertEquals(0, f.publish("invoice.update", 1).deliveries());
+        assertEquals(1, f.publish("invoice.create", 2).deliveries());
         assertEquals("2", receiver.next("invoice.create").param("object_id"));
     }
 
@@ -93,11 +81,11 @@ class NotificationsTest {
         assertFalse(CallbackApi.record(resent).get("verified").asBoolean());
         String newCode = receiver.next("callback.verify").param("verifier");
 
-        assertEquals(0, publish("invoice.create", 7).deliveries(), "nothing while unverified");
+        assertEquals(0, f.publish("invoice.create", 7).deliveries(), "nothing while unverified");
 
         assertEquals(200, api.verify(id[0], newCode).status());
-        assertEquals(1, publish("invoice.create", 8).deliveries());
-        CallbackReceiver.Received n = receiver.next("invoice.create");
+        assertEquals(1, f.publish("invoice.create", 8).deliveries());
+        Receiver.Request n = receiver.next("invoice.create");
         assertEquals("8", n.param("object_id"));
         assertTrue(ServiceSignature.verify(newCode, n.body(), n.signature()), "signed with the new code");
     }
@@ -110,14 +98,14 @@ class NotificationsTest {
         server.services().database().jdbi().useHandle(h -> h.execute(
                 "update callbacks set disabled = true, failing_since = created_at where id = ?", id[0]));
         assertTrue(CallbackApi.record(api.get(id[0])).get("disabled").asBoolean());
-        assertEquals(0, publish("invoice.create", 1).deliveries(), "a disabled callback gets nothing");
+        assertEquals(0, f.publish("invoice.create", 1).deliveries(), "a disabled callback gets nothing");
 
         var resent = CallbackApi.record(api.resend(id[0]));
         assertFalse(resent.get("disabled").asBoolean());
         assertFalse(resent.get("verified").asBoolean());
         String code = receiver.next("callback.verify").param("verifier");
         assertEquals(200, api.verify(id[0], code).status());
-        assertEquals(1, publish("invoice.create", 2).deliveries());
+        assertEquals(1, f.publish("invoice.create", 2).deliveries());
         assertEquals("2", receiver.next("invoice.create").param("object_id"));
     }
 
@@ -126,7 +114,7 @@ class NotificationsTest {
         long[] id = new long[1];
         registerAndVerify(id, "invoice");
         assertEquals(200, api.delete(id[0]).status());
-        assertEquals(0, publish("invoice.create", 1).deliveries());
+        assertEquals(0, f.publish("invoice.create", 1).deliveries());
         int left = server.services().database().jdbi().withHandle(h ->
                 h.createQuery("select count(*) from deliveries where callback_id = :id").bind("id", id[0]).mapTo(Integer.class).one());
         assertEquals(0, left, "no delivery of the deleted callback remains queued or recorded");

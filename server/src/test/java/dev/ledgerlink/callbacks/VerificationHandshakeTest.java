@@ -5,14 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.ledgerlink.oauth.OAuthFixtures;
 import dev.ledgerlink.signature.ServiceSignature;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestServer;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,25 +21,16 @@ import org.junit.jupiter.api.Test;
  * The handshake end to end: the service POSTs the code to a real receiver on loopback, the receiver
  * reads it and PUTs it back over HTTP, as an integrating application does.
  */
+@LedgerlinkTest
 class VerificationHandshakeTest {
     TestServer server;
-    CallbackReceiver receiver;
-    OAuthFixtures f;
+    Receiver receiver;
+    Fixtures f;
     CallbackApi api;
 
     @BeforeEach
     void start() {
-        server = TestServer.start();
-        receiver = new CallbackReceiver();
-        f = OAuthFixtures.create(server);
-        String token = server.services().tokens().issue(f.user().id(), f.app().id(), Set.of("user:invoices:read")).accessToken();
-        api = new CallbackApi(server, f.account().accountId(), token);
-    }
-
-    @AfterEach
-    void stop() {
-        receiver.close();
-        server.close();
+        api = CallbackApi.of(f, "user:invoices:read");
     }
 
     @Test
@@ -47,7 +39,7 @@ class VerificationHandshakeTest {
         receiver.onVerification(r -> putBack.complete(api.verify(Long.parseLong(r.param("object_id")), r.param("verifier")).status()));
 
         long id = api.registerId("invoice.create", receiver.uri());
-        CallbackReceiver.Received request = receiver.next("callback.verify");
+        Receiver.Request request = receiver.next("callback.verify");
 
         assertEquals(List.of("name", "object_id", "verifier", "account_id", "user_id"), List.copyOf(request.params().keySet()));
         assertEquals(Long.toString(id), request.param("object_id"));
@@ -69,7 +61,7 @@ class VerificationHandshakeTest {
         var resent = api.resend(id);
         assertEquals(200, resent.status());
         assertFalse(CallbackApi.record(resent).get("verified").asBoolean());
-        CallbackReceiver.Received again = receiver.next("callback.verify");
+        Receiver.Request again = receiver.next("callback.verify");
         String second = again.param("verifier");
         assertNotEquals(first, second);
         assertTrue(ServiceSignature.verify(second, again.body(), again.signature()));
@@ -81,7 +73,7 @@ class VerificationHandshakeTest {
 
     @Test
     void aNewUriGetsItsOwnVerificationRequest() {
-        try (CallbackReceiver other = new CallbackReceiver()) {
+        try (Receiver other = new Receiver()) {
             long id = api.registerId("invoice", receiver.uri());
             assertEquals(200, api.verify(id, receiver.next("callback.verify").param("verifier")).status());
             var moved = api.put(id, "{\"callback\": {\"uri\": \"" + other.uri() + "\"}}");

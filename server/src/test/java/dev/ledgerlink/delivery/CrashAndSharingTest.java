@@ -9,6 +9,7 @@ import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestDatabases;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

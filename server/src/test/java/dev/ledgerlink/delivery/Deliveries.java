@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /** Small helpers of the delivery tests: publish, wait for a state, read a delivery's history. */
-final class Deliveries {
+public final class Deliveries {
     private Deliveries() {}
 
     static Event publish(Services s, CallbackFixture f, String name, long objectId) {
@@ -20,7 +20,7 @@ final class Deliveries {
         return page.deliveries().getFirst();
     }
 
-    static void await(String what, BooleanSupplier condition) {
+    public static void await(String what, BooleanSupplier condition) {
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) throw new AssertionError("gave up waiting until " + what);

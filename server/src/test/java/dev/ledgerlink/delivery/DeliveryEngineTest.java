@@ -13,6 +13,7 @@ import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.signature.FormParams;
 import dev.ledgerlink.signature.ServiceSignature;
 import dev.ledgerlink.signature.StandardWebhooks;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestServer;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.signature.FormParams;
 import dev.ledgerlink.signature.ServiceSignature;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestServer;
 import org.junit.jupiter.api.Test;
 

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.cli.Main;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.delivery.CallbackFixture;
-import dev.ledgerlink.delivery.Receiver;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.io.PrintWriter;

@@ -10,29 +10,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.secrets.Hashes;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+@LedgerlinkTest
 class AuthorizationCodeGrantTest {
     TestServer server;
-    OAuthFixtures f;
-
-    @BeforeEach
-    void start() {
-        server = TestServer.start();
-        f = OAuthFixtures.create(server);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
+    Fixtures f;
 
     @Test
     void codeExchangeWithFormBodyReturnsTheTokenResponse() {
@@ -43,7 +33,7 @@ class AuthorizationCodeGrantTest {
         assertEquals(43200, t.get("expires_in").asInt());
         assertTrue(t.get("access_token").asText().length() >= 43);
         assertTrue(t.get("refresh_token").asText().length() >= 43);
-        assertEquals(String.join(" ", OAuthFixtures.SCOPES), t.get("scope").asText());
+        assertEquals(String.join(" ", Fixtures.SCOPES), t.get("scope").asText());
         assertEquals(server.clock.instant().getEpochSecond(), t.get("created_at").asLong());
         assertEquals("no-store", r.header("Cache-Control"));
         assertEquals(200, apiStatus(server, t.get("access_token").asText()));
@@ -54,7 +44,7 @@ class AuthorizationCodeGrantTest {
         String code = code(server, f);
         var r = server.http.postJson("/auth/oauth/token", json(Map.of("grant_type", "authorization_code",
                 "client_id", f.app().clientId(), "client_secret", f.clientSecret(), "code", code,
-                "redirect_uri", OAuthFixtures.REDIRECT_URI)), "Authorization", "Bearer undefined");
+                "redirect_uri", Fixtures.REDIRECT_URI)), "Authorization", "Bearer undefined");
         assertEquals(200, r.status(), r.body());
     }
 
@@ -63,7 +53,7 @@ class AuthorizationCodeGrantTest {
         String code = code(server, f);
         String basic = Base64.getEncoder().encodeToString((f.app().clientId() + ":" + f.clientSecret()).getBytes(StandardCharsets.UTF_8));
         var r = server.http.postForm("/auth/oauth/token", BrowserSession.form(Map.of("grant_type", "authorization_code",
-                "code", code, "redirect_uri", OAuthFixtures.REDIRECT_URI)), "Authorization", "Basic " + basic);
+                "code", code, "redirect_uri", Fixtures.REDIRECT_URI)), "Authorization", "Basic " + basic);
         assertEquals(200, r.status(), r.body());
     }
 
@@ -100,7 +90,7 @@ class AuthorizationCodeGrantTest {
     @Test
     void missingCodeOrRedirectUriIsInvalidRequest() {
         var noCode = server.http.postForm("/auth/oauth/token", BrowserSession.form(Map.of("grant_type", "authorization_code",
-                "client_id", f.app().clientId(), "client_secret", f.clientSecret(), "redirect_uri", OAuthFixtures.REDIRECT_URI)));
+                "client_id", f.app().clientId(), "client_secret", f.clientSecret(), "redirect_uri", Fixtures.REDIRECT_URI)));
         assertOAuthError(noCode, 400, "invalid_request");
         var noRedirect = server.http.postForm("/auth/oauth/token", BrowserSession.form(Map.of("grant_type", "authorization_code",
                 "client_id", f.app().clientId(), "client_secret", f.clientSecret(), "code", "abc")));
@@ -117,10 +107,10 @@ class AuthorizationCodeGrantTest {
     @Test
     void codeOfAnotherClientIsRefused() {
         String code = code(server, f);
-        OAuthFixtures other = OAuthFixtures.create(server);
+        Fixtures other = Fixtures.create(server);
         var r = server.http.postForm("/auth/oauth/token", BrowserSession.form(Map.of("grant_type", "authorization_code",
                 "client_id", other.app().clientId(), "client_secret", other.clientSecret(), "code", code,
-                "redirect_uri", OAuthFixtures.REDIRECT_URI)));
+                "redirect_uri", Fixtures.REDIRECT_URI)));
         assertOAuthError(r, 400, "invalid_grant");
         assertEquals("authorization code was issued to another client", r.json().get("error_description").asText());
         assertEquals(200, exchange(server, f, code).status(), "the rightful client can still use it");
@@ -166,6 +156,6 @@ class AuthorizationCodeGrantTest {
     private dev.ledgerlink.testing.TestHttp.Response exchangeWithVerifier(String code, String verifier) {
         return server.http.postForm("/auth/oauth/token", BrowserSession.form(Map.of("grant_type", "authorization_code",
                 "client_id", f.app().clientId(), "client_secret", f.clientSecret(), "code", code,
-                "redirect_uri", OAuthFixtures.REDIRECT_URI, "code_verifier", verifier)));
+                "redirect_uri", Fixtures.REDIRECT_URI, "code_verifier", verifier)));
     }
 }

@@ -4,31 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestServer;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** RFC 6749 §4.1.2.1: what the authorization page refuses, and whether it may redirect while doing so. */
+@LedgerlinkTest
 class AuthorizeRequestErrorsTest {
     static TestServer server;
-    static OAuthFixtures f;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start();
-        f = OAuthFixtures.create(server);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    static Fixtures f;
 
     private static dev.ledgerlink.testing.TestHttp.Response get(String query) {
-        return new BrowserSession(server.baseUrl()).get("/oauth/authorize?" + query);
+        return server.closeFirst(new BrowserSession(server.baseUrl())).get("/oauth/authorize?" + query);
     }
 
     private static void assertErrorPage(dev.ledgerlink.testing.TestHttp.Response r, String text) {
@@ -43,7 +33,7 @@ class AuthorizeRequestErrorsTest {
         p.put("state", "xyz 1/2");
         var r = get(BrowserSession.form(withDefaults(p)));
         assertEquals(302, r.status(), r.body());
-        assertTrue(r.header("Location").startsWith(OAuthFixtures.REDIRECT_URI + "?"), r.header("Location"));
+        assertTrue(r.header("Location").startsWith(Fixtures.REDIRECT_URI + "?"), r.header("Location"));
         Map<String, String> q = BrowserSession.queryOf(r.header("Location"));
         assertEquals("xyz 1/2", q.get("state"), "state comes back unchanged");
         assertTrue(q.containsKey("error_description"));
@@ -51,7 +41,7 @@ class AuthorizeRequestErrorsTest {
     }
 
     private static Map<String, String> withDefaults(Map<String, String> p) {
-        Map<String, String> out = new HashMap<>(Map.of("client_id", f.app().clientId(), "redirect_uri", OAuthFixtures.REDIRECT_URI,
+        Map<String, String> out = new HashMap<>(Map.of("client_id", f.app().clientId(), "redirect_uri", Fixtures.REDIRECT_URI,
                 "response_type", "code"));
         out.putAll(p);
         out.values().removeIf(String::isEmpty);
@@ -60,18 +50,18 @@ class AuthorizeRequestErrorsTest {
 
     @Test
     void unknownClientIdIsAnErrorPageNeverARedirect() {
-        assertErrorPage(get("client_id=nobody&response_type=code&redirect_uri=" + OAuthFixtures.REDIRECT_URI), "No application has the client_id");
+        assertErrorPage(get("client_id=nobody&response_type=code&redirect_uri=" + Fixtures.REDIRECT_URI), "No application has the client_id");
     }
 
     @Test
     void missingClientIdIsAnErrorPage() {
-        assertErrorPage(get("response_type=code&redirect_uri=" + OAuthFixtures.REDIRECT_URI), "missing client_id");
+        assertErrorPage(get("response_type=code&redirect_uri=" + Fixtures.REDIRECT_URI), "missing client_id");
     }
 
     @Test
     void unregisteredRedirectUriIsAnErrorPageNeverARedirect() {
         assertErrorPage(get(BrowserSession.form(withDefaults(Map.of("redirect_uri", "https://evil.example/cb")))), "not registered");
-        assertErrorPage(get(BrowserSession.form(withDefaults(Map.of("redirect_uri", OAuthFixtures.REDIRECT_URI + "/")))), "not registered");
+        assertErrorPage(get(BrowserSession.form(withDefaults(Map.of("redirect_uri", Fixtures.REDIRECT_URI + "/")))), "not registered");
     }
 
     @Test
@@ -82,7 +72,7 @@ class AuthorizeRequestErrorsTest {
     @Test
     void repeatedClientIdIsAnErrorPage() {
         assertErrorPage(get("client_id=" + f.app().clientId() + "&client_id=" + f.app().clientId()
-                + "&response_type=code&redirect_uri=" + OAuthFixtures.REDIRECT_URI), "more than once");
+                + "&response_type=code&redirect_uri=" + Fixtures.REDIRECT_URI), "more than once");
     }
 
     @Test
@@ -142,7 +132,7 @@ class AuthorizeRequestErrorsTest {
         String cookie = r.header("Set-Cookie");
         assertTrue(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"), cookie);
         assertTrue(!cookie.contains("Secure"), "served over http here: " + cookie);
-        var slash = new BrowserSession(server.baseUrl()).get("/oauth/authorize/?" + BrowserSession.form(withDefaults(Map.of())));
+        var slash = server.closeFirst(new BrowserSession(server.baseUrl())).get("/oauth/authorize/?" + BrowserSession.form(withDefaults(Map.of())));
         assertEquals(200, slash.status(), "/oauth/authorize/ is the same page");
     }
 }

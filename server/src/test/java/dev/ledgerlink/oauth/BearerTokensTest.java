@@ -5,30 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.secrets.Hashes;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestServer;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+@LedgerlinkTest
 class BearerTokensTest {
     TestServer server;
-    OAuthFixtures f;
-
-    @BeforeEach
-    void start() {
-        server = TestServer.start();
-        f = OAuthFixtures.create(server);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
+    Fixtures f;
 
     @Test
     void issuedAccessTokenAuthenticatesApiCalls() {
-        TokenPair pair = f.issue(server);
+        TokenPair pair = f.issue();
         var r = server.http.get("/auth/api/v1/users/me", f.bearer(pair.accessToken()));
         assertEquals(200, r.status(), r.body());
         assertEquals(f.user().id(), r.json().at("/response/id").asLong());
@@ -39,7 +29,7 @@ class BearerTokensTest {
 
     @Test
     void tokensAreAtLeast256BitsAndStoredOnlyAsHashes() {
-        TokenPair pair = f.issue(server);
+        TokenPair pair = f.issue();
         assertTrue(pair.accessToken().length() >= 43 && pair.refreshToken().length() >= 43);
         assertNotEquals(pair.accessToken(), pair.refreshToken());
         long plain = server.services().database().jdbi().withHandle(h -> h.createQuery(
@@ -52,7 +42,7 @@ class BearerTokensTest {
 
     @Test
     void accessTokenStopsWorkingAfterTwelveHours() {
-        TokenPair pair = f.issue(server);
+        TokenPair pair = f.issue();
         server.clock.advance(Duration.ofHours(12).minusSeconds(1));
         assertEquals(200, server.http.get("/auth/api/v1/users/me", f.bearer(pair.accessToken())).status());
         server.clock.advance(Duration.ofSeconds(1));
@@ -71,16 +61,16 @@ class BearerTokensTest {
 
     @Test
     void anyNewIssueSupersedesTheOlderRefreshTokenOfThatUserAndApplication() {
-        f.issue(server);
-        f.issue(server);
-        f.issue(server);
+        f.issue();
+        f.issue();
+        f.issue();
         assertEquals(1, server.services().tokens().liveRefreshTokens(f.user().id(), f.app().id()));
     }
 
     @Test
     void severalAccessTokensStayValidAtOnce() {
-        TokenPair first = f.issue(server);
-        TokenPair second = f.issue(server);
+        TokenPair first = f.issue();
+        TokenPair second = f.issue();
         assertEquals(200, server.http.get("/auth/api/v1/users/me", f.bearer(first.accessToken())).status());
         assertEquals(200, server.http.get("/auth/api/v1/users/me", f.bearer(second.accessToken())).status());
     }

@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * What a browser does on the authorization page, over real HTTP: keeps cookies, reads the form's
  * action and CSRF token from the HTML, posts forms, and does not follow redirects (tests read them).
  */
-public final class BrowserSession {
+public final class BrowserSession implements AutoCloseable {
     private static final Pattern ACTION = Pattern.compile("<form method=\"post\" action=\"([^\"]*)\"");
     private static final Pattern CSRF = Pattern.compile("name=\"csrf_token\" value=\"([^\"]*)\"");
 
@@ -129,5 +129,10 @@ public final class BrowserSession {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    @Override
+    public void close() {
+        client.shutdownNow();
     }
 }

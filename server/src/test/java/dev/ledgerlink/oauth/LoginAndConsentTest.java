@@ -8,29 +8,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.accounts.Scopes;
 import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.FreshServer;
+import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.testing.TestServer;
 import java.net.HttpCookie;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+@LedgerlinkTest
+@ServerSettings("login.max-failures=3")
 class LoginAndConsentTest {
     TestServer server;
-    OAuthFixtures f;
+    Fixtures f;
     BrowserSession browser;
 
     @BeforeEach
     void start() {
-        server = TestServer.start(s -> s.set(Setting.LOGIN_MAX_FAILURES, "3"));
-        f = OAuthFixtures.create(server);
-        browser = new BrowserSession(server.baseUrl());
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
+        browser = server.closeFirst(new BrowserSession(server.baseUrl()));
     }
 
     @Test
@@ -39,14 +37,14 @@ class LoginAndConsentTest {
         var page = browser.logIn(f.user().email(), f.password());
         assertEquals(200, page.status(), page.body());
         assertTrue(page.body().contains("Authorize Invoice Sync?"));
-        for (String scope : OAuthFixtures.SCOPES) assertTrue(page.body().contains(Scopes.describe(scope)), scope);
+        for (String scope : Fixtures.SCOPES) assertTrue(page.body().contains(Scopes.describe(scope)), scope);
         assertTrue(page.body().contains(">Deny<") && page.body().contains(">Authorize<"));
         browser.authorize();
         assertEquals(303, browser.last.status());
         Map<String, String> q = browser.redirectParams();
         assertEquals("abc", q.get("state"));
         assertNotNull(q.get("code"));
-        assertTrue(browser.last.header("Location").startsWith(OAuthFixtures.REDIRECT_URI + "?code="));
+        assertTrue(browser.last.header("Location").startsWith(Fixtures.REDIRECT_URI + "?code="));
     }
 
     @Test
@@ -108,6 +106,7 @@ class LoginAndConsentTest {
     }
 
     @Test
+    @FreshServer   // its failed logins would throttle this address for the class's other tests
     void repeatedFailedLoginsOfAnAccountAreThrottledEvenWithTheRightPassword() {
         browser.get(authorizeUrl(f, Map.of()));
         for (int i = 0; i < 3; i++) browser.logIn(f.user().email(), "wrong password " + i);
@@ -122,6 +121,7 @@ class LoginAndConsentTest {
     }
 
     @Test
+    @FreshServer   // its failed logins would throttle this address for the class's other tests
     void oneAddressTryingManyAccountsIsThrottled() {
         browser.get(authorizeUrl(f, Map.of()));
         for (int i = 0; i < 3 * LoginThrottle.ADDRESS_FACTOR; i++) browser.logIn("nobody" + i + "@example.com", "wrong password");
@@ -138,7 +138,7 @@ class LoginAndConsentTest {
         assertTrue(forged.body().contains("This form has expired"));
         var missing = browser.post(action, Map.of("action", "login", "email", f.user().email(), "password", f.password()));
         assertEquals(403, missing.status());
-        BrowserSession stranger = new BrowserSession(server.baseUrl());
+        BrowserSession stranger = server.closeFirst(new BrowserSession(server.baseUrl()));
         var noCookie = stranger.post(action, Map.of("csrf_token", "x", "action", "login", "email", f.user().email(), "password", f.password()));
         assertEquals(403, noCookie.status());
     }

@@ -3,6 +3,7 @@ package dev.ledgerlink.oauth;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.util.LinkedHashMap;
@@ -12,19 +13,19 @@ import java.util.Map;
 public final class OAuthFlows {
     private OAuthFlows() {}
 
-    public static String authorizeUrl(OAuthFixtures f, Map<String, String> extra) {
+    public static String authorizeUrl(Fixtures f, Map<String, String> extra) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("client_id", f.app().clientId());
         p.put("response_type", "code");
-        p.put("redirect_uri", OAuthFixtures.REDIRECT_URI);
+        p.put("redirect_uri", Fixtures.REDIRECT_URI);
         p.putAll(extra);
         p.values().removeIf(v -> v == null);
         return "/oauth/authorize?" + BrowserSession.form(p);
     }
 
     /** Logs in, authorizes, and returns the code the browser was sent back with. */
-    public static String code(TestServer server, OAuthFixtures f, Map<String, String> extra) {
-        BrowserSession browser = new BrowserSession(server.baseUrl());
+    public static String code(TestServer server, Fixtures f, Map<String, String> extra) {
+        BrowserSession browser = server.closeFirst(new BrowserSession(server.baseUrl()));
         browser.get(authorizeUrl(f, extra));
         browser.logIn(f.user().email(), f.password());
         if (browser.last.status() == 200) browser.authorize();
@@ -32,23 +33,23 @@ public final class OAuthFlows {
         return browser.redirectParams().get("code");
     }
 
-    public static String code(TestServer server, OAuthFixtures f) {
+    public static String code(TestServer server, Fixtures f) {
         return code(server, f, Map.of("state", "s1"));
     }
 
-    public static TestHttp.Response exchange(TestServer server, OAuthFixtures f, String code) {
+    public static TestHttp.Response exchange(TestServer server, Fixtures f, String code) {
         return server.http.postForm("/auth/oauth/token", BrowserSession.form(Map.of("grant_type", "authorization_code",
                 "client_id", f.app().clientId(), "client_secret", f.clientSecret(), "code", code,
-                "redirect_uri", OAuthFixtures.REDIRECT_URI)));
+                "redirect_uri", Fixtures.REDIRECT_URI)));
     }
 
-    public static TestHttp.Response refresh(TestServer server, OAuthFixtures f, String refreshToken) {
+    public static TestHttp.Response refresh(TestServer server, Fixtures f, String refreshToken) {
         return server.http.postJson("/auth/oauth/token", json(Map.of("grant_type", "refresh_token",
                 "client_id", f.app().clientId(), "client_secret", f.clientSecret(), "refresh_token", refreshToken,
-                "redirect_uri", OAuthFixtures.REDIRECT_URI)));
+                "redirect_uri", Fixtures.REDIRECT_URI)));
     }
 
-    public static TestHttp.Response revoke(TestServer server, OAuthFixtures f, String token) {
+    public static TestHttp.Response revoke(TestServer server, Fixtures f, String token) {
         return server.http.postJson("/auth/oauth/revoke", json(Map.of(
                 "client_id", f.app().clientId(), "client_secret", f.clientSecret(), "token", token)));
     }

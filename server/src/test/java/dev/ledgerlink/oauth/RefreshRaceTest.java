@@ -2,6 +2,7 @@ package dev.ledgerlink.oauth;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
@@ -24,8 +25,8 @@ class RefreshRaceTest {
     @Test
     void fiftySimultaneousRefreshesWithOneTokenHaveExactlyOneWinner() throws Exception {
         try (TestServer server = TestServer.start()) {
-            OAuthFixtures f = OAuthFixtures.create(server);
-            TokenPair pair = f.issue(server);
+            Fixtures f = Fixtures.create(server);
+            TokenPair pair = f.issue();
             List<Integer> statuses = race(50, i -> OAuthFlows.refresh(server, f, pair.refreshToken()));
             assertEquals(1, statuses.stream().filter(s -> s == 200).count(), statuses.toString());
             assertEquals(49, statuses.stream().filter(s -> s == 400).count(), statuses.toString());
@@ -36,7 +37,7 @@ class RefreshRaceTest {
     @Test
     void simultaneousExchangesOfOneCodeHaveExactlyOneWinner() throws Exception {
         try (TestServer server = TestServer.start()) {
-            OAuthFixtures f = OAuthFixtures.create(server);
+            Fixtures f = Fixtures.create(server);
             String code = OAuthFlows.code(server, f);
             List<Integer> statuses = race(20, i -> OAuthFlows.exchange(server, f, code));
             assertEquals(1, statuses.stream().filter(s -> s == 200).count(), statuses.toString());
@@ -48,8 +49,8 @@ class RefreshRaceTest {
         TestDatabases.TestDb db = TestDatabases.freshShared(dir);
         try (var a = TestServer.start(s -> TestServer.settingsFor(db));
              var b = TestServer.start(s -> TestServer.settingsFor(db))) {
-            OAuthFixtures f = OAuthFixtures.create(a);
-            TokenPair pair = f.issue(a);
+            Fixtures f = Fixtures.create(a);
+            TokenPair pair = f.issue();
             List<Integer> statuses = race(50, i -> OAuthFlows.refresh(i % 2 == 0 ? a : b, f, pair.refreshToken()));
             assertEquals(1, statuses.stream().filter(s -> s == 200).count(), statuses.toString());
             assertEquals(1, a.services().tokens().liveRefreshTokens(f.user().id(), f.app().id()));
@@ -59,15 +60,15 @@ class RefreshRaceTest {
     @Test
     void refreshRacingNewAuthorizationsLeavesOneLiveRefreshToken() throws Exception {
         try (TestServer server = TestServer.start()) {
-            OAuthFixtures f = OAuthFixtures.create(server);
-            TokenPair pair = f.issue(server);
+            Fixtures f = Fixtures.create(server);
+            TokenPair pair = f.issue();
             race(20, i -> i == 0 ? OAuthFlows.refresh(server, f, pair.refreshToken()) : issueThroughTheService(server, f));
             assertEquals(1, server.services().tokens().liveRefreshTokens(f.user().id(), f.app().id()));
         }
     }
 
-    private static TestHttp.Response issueThroughTheService(TestServer server, OAuthFixtures f) {
-        f.issue(server);
+    private static TestHttp.Response issueThroughTheService(TestServer server, Fixtures f) {
+        f.issue();
         return new TestHttp.Response(200, null, "");
     }
 

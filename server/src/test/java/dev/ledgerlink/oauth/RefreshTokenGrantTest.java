@@ -10,27 +10,17 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestServer;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+@LedgerlinkTest
 class RefreshTokenGrantTest {
     TestServer server;
-    OAuthFixtures f;
-
-    @BeforeEach
-    void start() {
-        server = TestServer.start();
-        f = OAuthFixtures.create(server);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
+    Fixtures f;
 
     @Test
     void refreshIssuesANewPairAndTheOldAccessTokenStaysValid() {
@@ -47,7 +37,7 @@ class RefreshTokenGrantTest {
 
     @Test
     void refreshTokenIsSingleUseAndTheRetryInsideTheWindowIsOnlyRefused() {
-        TokenPair pair = f.issue(server);
+        TokenPair pair = f.issue();
         JsonNode next = refresh(server, f, pair.refreshToken()).json();
         server.clock.advance(Duration.ofSeconds(30));
         var again = refresh(server, f, pair.refreshToken());
@@ -61,7 +51,7 @@ class RefreshTokenGrantTest {
 
     @Test
     void replayAfterTheWindowRevokesTheWholeGrant() {
-        TokenPair pair = f.issue(server);
+        TokenPair pair = f.issue();
         JsonNode next = refresh(server, f, pair.refreshToken()).json();
         server.clock.advance(Duration.ofSeconds(31));
         var replay = refresh(server, f, pair.refreshToken());
@@ -76,7 +66,7 @@ class RefreshTokenGrantTest {
 
     @Test
     void onlyOneRefreshTokenPerUserAndApplicationIsEverLive() {
-        TokenPair a = f.issue(server);
+        TokenPair a = f.issue();
         String b = exchange(server, f, code(server, f)).json().get("refresh_token").asText();
         assertEquals(1, server.services().tokens().liveRefreshTokens(f.user().id(), f.app().id()));
         var old = refresh(server, f, a.refreshToken());
@@ -90,7 +80,7 @@ class RefreshTokenGrantTest {
 
     @Test
     void refreshTokensNeverExpire() {
-        TokenPair pair = f.issue(server);
+        TokenPair pair = f.issue();
         server.clock.advance(Duration.ofDays(400));
         assertEquals(401, apiStatus(server, pair.accessToken()));
         var r = refresh(server, f, pair.refreshToken());
@@ -100,8 +90,8 @@ class RefreshTokenGrantTest {
 
     @Test
     void refreshTokenOfAnotherClientIsRefusedAndLeftLive() {
-        TokenPair pair = f.issue(server);
-        OAuthFixtures other = OAuthFixtures.create(server);
+        TokenPair pair = f.issue();
+        Fixtures other = Fixtures.create(server);
         var r = refresh(server, other, pair.refreshToken());
         assertOAuthError(r, 400, "invalid_grant");
         assertEquals("refresh token was issued to another client", r.json().get("error_description").asText());

@@ -7,32 +7,22 @@ import static dev.ledgerlink.oauth.OAuthFlows.refresh;
 import static dev.ledgerlink.oauth.OAuthFlows.revoke;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestServer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+@LedgerlinkTest
 class RevocationTest {
     TestServer server;
-    OAuthFixtures f;
-
-    @BeforeEach
-    void start() {
-        server = TestServer.start();
-        f = OAuthFixtures.create(server);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
+    Fixtures f;
 
     @Test
     void revokingAnAccessTokenEndsThatTokenOnly() {
-        TokenPair pair = f.issue(server);
+        TokenPair pair = f.issue();
         var r = revoke(server, f, pair.accessToken());
         assertEquals(200, r.status(), r.body());
         assertEquals("{}", r.body());
@@ -42,10 +32,10 @@ class RevocationTest {
 
     @Test
     void revokingARefreshTokenEndsItAndTheAccessTokensIssuedWithIt() {
-        TokenPair pair = f.issue(server);
+        TokenPair pair = f.issue();
         String second = refresh(server, f, pair.refreshToken()).json().get("access_token").asText();
-        String live = server.services().tokens().issue(f.user().id(), f.app().id(), pair.scopes()).refreshToken();
-        TokenPair third = f.issue(server);
+        String live = f.issue(pair.scopes()).refreshToken();
+        TokenPair third = f.issue();
         assertEquals(200, revoke(server, f, third.refreshToken()).status());
         assertEquals(401, apiStatus(server, third.accessToken()));
         assertOAuthError(refresh(server, f, third.refreshToken()), 400, "invalid_grant");
@@ -63,8 +53,8 @@ class RevocationTest {
 
     @Test
     void tokenOfAnotherApplicationIsLeftAlone() {
-        TokenPair pair = f.issue(server);
-        OAuthFixtures other = OAuthFixtures.create(server);
+        TokenPair pair = f.issue();
+        Fixtures other = Fixtures.create(server);
         var r = revoke(server, other, pair.accessToken());
         assertEquals(200, r.status());
         assertEquals(200, revoke(server, other, pair.refreshToken()).status());
@@ -74,7 +64,7 @@ class RevocationTest {
 
     @Test
     void revocationNeedsClientAuthentication() {
-        TokenPair pair = f.issue(server);
+        TokenPair pair = f.issue();
         var none = server.http.postJson("/auth/oauth/revoke", json(Map.of("token", pair.accessToken())));
         assertOAuthError(none, 401, "invalid_client");
         var wrong = server.http.postForm("/auth/oauth/revoke", BrowserSession.form(Map.of("token", pair.accessToken(),
@@ -91,7 +81,7 @@ class RevocationTest {
 
     @Test
     void formBodyWithBasicAuthAndHintWorks() {
-        TokenPair pair = f.issue(server);
+        TokenPair pair = f.issue();
         String basic = Base64.getEncoder().encodeToString((f.app().clientId() + ":" + f.clientSecret()).getBytes(StandardCharsets.UTF_8));
         var r = server.http.postForm("/auth/oauth/revoke", BrowserSession.form(Map.of("token", pair.refreshToken(),
                 "token_type_hint", "refresh_token")), "Authorization", "Basic " + basic);

@@ -7,29 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestServer;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+@LedgerlinkTest
 class TokenEndpointErrorsTest {
     static TestServer server;
-    static OAuthFixtures f;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start();
-        f = OAuthFixtures.create(server);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    static Fixtures f;
 
     @Test
     void missingClientCredentialsIs401InvalidClient() {

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledgerlink.callbacks.CallbackReceiver;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.testing.Cli;
 import dev.ledgerlink.testing.TestDatabases;
@@ -24,7 +24,7 @@ class SeedCommandTest {
     private final TestServer server = TestServer.start(b -> b.set(Setting.DB_URL, db.url()).set(Setting.DB_USER, db.user())
             .set(Setting.DB_PASSWORD, db.password()));
     private final Cli cli = new Cli(db);
-    private final CallbackReceiver receiver = new CallbackReceiver();
+    private final Receiver receiver = new Receiver();
 
     @TempDir
     Path dir;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.callbacks.CallbackApi;
-import dev.ledgerlink.callbacks.CallbackReceiver;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.oauth.OAuthFixtures;
 import dev.ledgerlink.signature.ServiceSignature;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /** POST .../events/test: in development mode an application fires a signed test event with its own token, under the same rules. */
 class TestEventsTest {
     private final TestServer server = TestServer.start();
-    private final CallbackReceiver receiver = new CallbackReceiver();
+    private final Receiver receiver = new Receiver();
     private final OAuthFixtures f = OAuthFixtures.create(server);
 
     @AfterEach
@@ -48,7 +48,7 @@ class TestEventsTest {
         assertEquals(1, r.json().get("event").get("deliveries").asInt());
         assertEquals(f.user().id(), r.json().get("event").get("user_id").asLong(), "user_id is the token's user");
 
-        CallbackReceiver.Received n = receiver.next("invoice.create");
+        Receiver.Request n = receiver.next("invoice.create");
         assertEquals(List.of("name", "object_id", "account_id", "user_id"), List.copyOf(n.params().keySet()));
         assertEquals("42", n.param("object_id"));
         assertTrue(ServiceSignature.verify(code, n.body(), n.signature()));

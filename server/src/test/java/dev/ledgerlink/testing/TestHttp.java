@@ -11,7 +11,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /** Real HTTP over loopback with the JDK client, and JSON parsing of the answers. */
-public final class TestHttp {
+public final class TestHttp implements AutoCloseable {
     public static final ObjectMapper JSON = new ObjectMapper();
     private final String base;
     private final HttpClient client = HttpClient.newBuilder()
@@ -79,5 +79,11 @@ public final class TestHttp {
     private static HttpRequest.Builder withHeaders(HttpRequest.Builder b, String... headers) {
         for (int i = 0; i + 1 < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
         return b;
+    }
+
+    /** Drops the client's connections at once (a server stopping under an open one waits for it). */
+    @Override
+    public void close() {
+        client.shutdownNow();
     }
 }

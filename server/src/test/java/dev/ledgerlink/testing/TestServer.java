@@ -6,17 +6,26 @@ import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.secrets.SecretBox;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
-/** A real server on a free loopback port over a fresh database, with a clock the test controls. */
+/**
+ * A real server on a free loopback port over a fresh database, with a clock the test controls.
+ * Usually managed by {@link TestServerExtension} (one per test class, injected as a parameter);
+ * {@code try (TestServer s = TestServer.start(...))} still works for a server of one's own.
+ * HTTP clients registered with {@link #closeFirst} (and {@link #http}) are closed before the server
+ * stops: stopping under an open keep-alive connection waits for it.
+ */
 public final class TestServer implements AutoCloseable {
     public final MutableClock clock = new MutableClock();
     public final LedgerlinkServer server;
     public final TestHttp http;
+    private final List<AutoCloseable> clients = new ArrayList<>();
 
     private TestServer(Settings settings) {
         this.server = LedgerlinkServer.start(settings, clock);
-        this.http = new TestHttp(server.baseUrl());
+        this.http = closeFirst(new TestHttp(server.baseUrl()));
     }
 
     public static TestServer start() {
@@ -39,6 +48,12 @@ public final class TestServer implements AutoCloseable {
                 .set(Setting.SECRETS_KEY, SecretBox.newKeyBase64());
     }
 
+    /** Registers a client (an HTTP client, a browser session) to be closed before the server stops. */
+    public synchronized <T extends AutoCloseable> T closeFirst(T client) {
+        clients.add(client);
+        return client;
+    }
+
     public Services services() {
         return server.services();
     }
@@ -53,6 +68,18 @@ public final class TestServer implements AutoCloseable {
 
     @Override
     public void close() {
+        List<AutoCloseable> toClose;
+        synchronized (this) {
+            toClose = List.copyOf(clients.reversed());
+            clients.clear();
+        }
+        for (AutoCloseable c : toClose) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                // a client that fails to close must not keep the server running
+            }
+        }
         server.close();
     }
 }

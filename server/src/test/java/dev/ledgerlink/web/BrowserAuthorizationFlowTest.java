@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.ledgerlink.oauth.BrowserSession;
-import dev.ledgerlink.oauth.OAuthFixtures;
 import dev.ledgerlink.oauth.OAuthFlows;
 import dev.ledgerlink.testing.Chromium;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.TestServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -49,7 +49,7 @@ class BrowserAuthorizationFlowTest {
 
         WebDriver browser = null;
         try (TestServer server = TestServer.start()) {
-            OAuthFixtures f = OAuthFixtures.create(server, redirectUri);
+            Fixtures f = Fixtures.create(server, redirectUri);
             browser = Chromium.start(profile);
             String state = "return-to=/settings&nonce=42";
             browser.get(server.baseUrl() + "/oauth/authorize/?" + BrowserSession.form(Map.of("client_id", f.app().clientId(),

@@ -4,29 +4,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledgerlink.oauth.OAuthFixtures;
 import dev.ledgerlink.oauth.TokenPair;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestServer;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+@LedgerlinkTest
 class IdentityEndpointTest {
     static TestServer server;
-    static OAuthFixtures f;
+    static Fixtures f;
     static TokenPair pair;
 
     @BeforeAll
     static void start() {
-        server = TestServer.start();
-        f = OAuthFixtures.create(server);
-        pair = f.issue(server);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
+        pair = f.issue();
     }
 
     @Test
@@ -65,7 +59,7 @@ class IdentityEndpointTest {
 
     @Test
     void revokedTokenNoLongerAuthenticates() {
-        TokenPair other = f.issue(server);
+        TokenPair other = f.issue();
         server.services().oauth().revocation().revoke(f.app(), other.accessToken(), null);
         assertEquals(401, server.http.get("/auth/api/v1/users/me", "Authorization", "Bearer " + other.accessToken()).status());
     }

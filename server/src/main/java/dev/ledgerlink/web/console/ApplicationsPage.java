@@ -75,7 +75,7 @@ public final class ApplicationsPage {
         Viewer viewer = session.requireForm(ctx);
         requireDevMode(viewer);
         Application app = visible(viewer, ctx.pathParam("client_id"));
-        render(ctx, viewer, applications.rotateSecret(app.clientId()), null, Draft.EMPTY, HttpStatus.OK);
+        render(ctx, viewer, applications.rotateSecret(app.clientId(), null), null, Draft.EMPTY, HttpStatus.OK);
     }
 
     private Application visible(Viewer viewer, String clientId) {
@@ -90,7 +90,7 @@ public final class ApplicationsPage {
         Set<Long> ids = new LinkedHashSet<>();
         applications.ownedBy(viewer.accountIds()).forEach(a -> ids.add(a.id()));
         callbacks.ofAccounts(viewer.accountIds()).forEach(c -> ids.add(c.applicationId()));
-        grants.list(accounts.memberIds(viewer.accountIds())).forEach(g -> ids.add(g.applicationId()));
+        grants.summaries(accounts.memberIds(viewer.accountIds())).forEach(g -> ids.add(g.applicationId()));
         return ids.stream().sorted().map(applications::find).flatMap(Optional::stream).toList();
     }
 

@@ -41,7 +41,7 @@ public final class GrantsPage {
         Viewer viewer = session.require(ctx);
         Map<Long, Application> apps = applications.list().stream().collect(Collectors.toMap(Application::id, Function.identity()));
         Map<Long, String> emails = new HashMap<>();
-        List<Row> rows = grants.list(members(viewer)).stream().map(g -> {
+        List<Row> rows = grants.summaries(members(viewer)).stream().map(g -> {
             Application app = apps.get(g.applicationId());
             String email = emails.computeIfAbsent(g.userId(), id -> users.find(id).map(User::email).orElse("user " + id));
             return new Row(g, email, app == null ? "application " + g.applicationId() : app.name(), app == null ? "" : app.clientId());
@@ -58,7 +58,7 @@ public final class GrantsPage {
         long applicationId = ConsolePage.positive(ctx.formParam("application_id")).orElseThrow(ServiceException::notFound);
         List<Long> visible = members(viewer);
         if (visible != null && !visible.contains(userId)) throw ServiceException.notFound();
-        grants.revoke(userId, applicationId);
+        grants.revokePair(userId, applicationId);
         ctx.redirect("/console/grants?notice=revoked", HttpStatus.SEE_OTHER);
     }
 

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ledgerlink.callbacks.Callback;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.oauth.BrowserSession;
-import dev.ledgerlink.oauth.OAuthFixtures;
 import dev.ledgerlink.oauth.TokenPrincipal;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.util.Map;
@@ -40,7 +40,7 @@ class ConsoleAccessTest {
     @Test
     void pagesNeedASignedInViewerAndFormsTheSessionsCsrfToken() {
         try (TestServer server = TestServer.start()) {
-            OAuthFixtures f = OAuthFixtures.create(server);
+            Fixtures f = Fixtures.create(server);
             BrowserSession b = new BrowserSession(server.baseUrl());
             var page = b.get("/console/callbacks");
             assertEquals(302, page.status());
@@ -71,13 +71,13 @@ class ConsoleAccessTest {
     @Test
     void aUserSeesOnlyTheirOwnAccounts() {
         try (TestServer server = TestServer.start()) {
-            OAuthFixtures mine = OAuthFixtures.create(server);
-            OAuthFixtures theirs = OAuthFixtures.create(server);
+            Fixtures mine = Fixtures.create(server);
+            Fixtures theirs = Fixtures.create(server);
             var s = server.services();
-            TokenPrincipal them = s.tokens().verify(theirs.issue(server).accessToken()).orElseThrow();
+            TokenPrincipal them = s.tokens().verify(theirs.issue().accessToken()).orElseThrow();
             Callback other = s.callbacks().register(them, theirs.account().accountId(), "invoice", "http://127.0.0.1:9/hook");
 
-            mine.issue(server);
+            mine.issue();
             BrowserSession b = new BrowserSession(server.baseUrl());
             signIn(b, mine.user().email(), mine.password());
             String apps = b.get("/console/applications").body();

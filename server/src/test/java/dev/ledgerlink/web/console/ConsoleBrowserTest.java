@@ -8,14 +8,14 @@ import dev.ledgerlink.accounts.Account;
 import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.callbacks.Callback;
 import dev.ledgerlink.config.Setting;
-import dev.ledgerlink.delivery.Receiver;
 import dev.ledgerlink.events.EventPublisher;
-import dev.ledgerlink.oauth.OAuthFixtures;
 import dev.ledgerlink.oauth.TokenPair;
 import dev.ledgerlink.oauth.TokenPrincipal;
 import dev.ledgerlink.signature.FormParams;
 import dev.ledgerlink.testing.Accessibility;
 import dev.ledgerlink.testing.Chromium;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -49,7 +49,7 @@ class ConsoleBrowserTest {
         try (TestServer server = TestServer.start(s -> s.set(Setting.OPERATOR_KEY, OPERATOR_KEY));
              Receiver receiver = new Receiver()) {
             var s = server.services();
-            OAuthFixtures f = OAuthFixtures.create(server);
+            Fixtures f = Fixtures.create(server);
             ApplicationService.Created owned = s.applications().create("Books Sync", List.of("https://sync.example.com/oauth/callback"),
                     List.of("user:profile:read", "user:invoices:read"), f.account().accountId());
             TokenPair tokens = s.tokens().issue(f.user().id(), owned.application().id(), owned.application().scopes());

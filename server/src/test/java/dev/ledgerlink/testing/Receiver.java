@@ -1,6 +1,7 @@
-package dev.ledgerlink.delivery;
+package dev.ledgerlink.testing;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.ledgerlink.signature.FormParams;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -8,11 +9,22 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
-/** A real webhook receiver on loopback: records every request and answers as the test says. */
+/**
+ * The one webhook receiver of the tests, as an integrating application runs one: a real HTTP server
+ * on loopback that records every request and answers as the test says (200 by default). Given an
+ * {@link #onVerification} hook it acts like a real app on the verification request (reads the code
+ * and PUTs it back). Injected by {@link TestServerExtension} (one per test, closed after it).
+ */
 public final class Receiver implements AutoCloseable {
     public record Request(String body, Map<String, List<String>> headers) {
         public String header(String name) {
@@ -20,6 +32,23 @@ public final class Receiver implements AutoCloseable {
                 if (e.getKey().equalsIgnoreCase(name)) return e.getValue().getFirst();
             }
             return null;
+        }
+
+        /** A parameter of the form body (name, object_id, verifier, ...). */
+        public String param(String name) {
+            return FormParams.parse(body).get(name);
+        }
+
+        /** The form body's parameters in the order sent. */
+        public Map<String, String> params() {
+            Map<String, String> m = new java.util.LinkedHashMap<>();
+            for (FormParams.Param p : FormParams.parse(body).params()) m.put(p.name(), p.value());
+            return m;
+        }
+
+        /** The X-Service-Hmac-SHA256 signature. */
+        public String signature() {
+            return header("X-Service-Hmac-SHA256");
         }
     }
 
@@ -30,10 +59,12 @@ public final class Receiver implements AutoCloseable {
         }
     }
 
-    public final java.util.Queue<Request> requests = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private final java.util.concurrent.atomic.AtomicInteger received = new java.util.concurrent.atomic.AtomicInteger();
+    public final Queue<Request> requests = new ConcurrentLinkedQueue<>();
+    private final LinkedBlockingQueue<Request> unread = new LinkedBlockingQueue<>();
+    private final AtomicInteger received = new AtomicInteger();
     private final HttpServer server;
     private volatile Function<Request, Answer> answer = r -> Answer.of(200);
+    private volatile Consumer<Request> onVerification = r -> {};
 
     public Receiver() {
         try {
@@ -60,6 +91,8 @@ public final class Receiver implements AutoCloseable {
             exchange.sendResponseHeaders(a.status(), out.length);
             exchange.getResponseBody().write(out);
             exchange.close();
+            unread.add(r);
+            if ("callback.verify".equals(r.param("name"))) Thread.startVirtualThread(() -> onVerification.accept(r));
         });
         server.start();
     }
@@ -71,6 +104,7 @@ public final class Receiver implements AutoCloseable {
 
     public void clear() {
         requests.clear();
+        unread.clear();
         received.set(0);
     }
 
@@ -78,8 +112,32 @@ public final class Receiver implements AutoCloseable {
         this.answer = answer;
     }
 
+    public void onVerification(Consumer<Request> handler) {
+        this.onVerification = handler;
+    }
+
     public String uri() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/hook";
+    }
+
+    /** The next request not yet read by next(); fails the test if none comes within 30 s (a hang, not a timing check). */
+    public Request next() {
+        try {
+            Request r = unread.poll(30, TimeUnit.SECONDS);
+            if (r == null) throw new AssertionError("the receiver got no request within 30 s; got so far: " + requests);
+            return r;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /** The next request whose name parameter is {@code name}, skipping others. */
+    public Request next(String name) {
+        while (true) {
+            Request r = next();
+            if (name.equals(r.param("name"))) return r;
+        }
     }
 
     /** Waits (up to 60 s) until at least {@code n} requests matching {@code which} arrived. */

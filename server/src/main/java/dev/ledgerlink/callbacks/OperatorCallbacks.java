@@ -1,0 +1,98 @@
+package dev.ledgerlink.callbacks;
+
+import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
+import dev.ledgerlink.callbacks.CallbackStateMachine.State;
+import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
+import dev.ledgerlink.callbacks.CallbackStateMachine.Trigger;
+import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.errors.Validation;
+import dev.ledgerlink.paging.Paging;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+import java.util.Set;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Callbacks as operators see them (admin API and CLI): across accounts and applications, by state;
+ * disable and enable through {@link CallbackStateMachine}. No OAuth principal here: the caller
+ * holds the operator key or runs the CLI on the database.
+ */
+public final class OperatorCallbacks {
+    public static final Set<String> STATES = Set.of("unverified", "verified", "disabled");
+    /** accounts.account_id is varchar(16): a longer filter names no account and must not reach the cast. */
+    private static final int MAX_ACCOUNT_ID = 16;
+    private static final Logger LOG = LoggerFactory.getLogger(OperatorCallbacks.class);
+
+    /** Drops what is still queued for a callback (the delivery package's part of DROP_PENDING). */
+    @FunctionalInterface
+    public interface PendingDrop {
+        int drop(long callbackId, String reason);
+    }
+
+    private final Jdbi jdbi;
+    private final Clock clock;
+    private final PendingDrop pendingDrop;
+
+    public OperatorCallbacks(Jdbi jdbi, Clock clock, PendingDrop pendingDrop) {
+        this.jdbi = jdbi;
+        this.clock = clock;
+        this.pendingDrop = pendingDrop;
+    }
+
+    /** @param state unverified, verified, disabled, or null for all; @param accountId null for all accounts */
+    public Paging.Page<Callback> list(String state, String accountId, Paging paging) {
+        String s = state == null || state.isBlank() ? null : state.trim().toLowerCase(Locale.ROOT);
+        String account = accountId == null || accountId.isBlank() ? null : accountId.trim();
+        new Validation().check(s == null || STATES.contains(s), "state", "must be unverified, verified or disabled")
+                .check(account == null || account.length() <= MAX_ACCOUNT_ID, "account_id", "is not an account id (at most 16 characters)")
+                .throwIfInvalid();
+        return jdbi.withExtension(CallbackStore.class, st -> paging.page(st.operatorCount(account, s),
+                st.operatorSearch(account, s, paging.perPage(), paging.offset())));
+    }
+
+    public Callback show(long id) {
+        return jdbi.withExtension(CallbackStore.class, s -> s.findAny(id)).orElseThrow(() -> ServiceException.notFound("No callback " + id + "."));
+    }
+
+    /** Stops notifications and drops what was queued; disabling a disabled callback changes nothing. */
+    public Callback disable(long id) {
+        Transition t = jdbi.inTransaction(h -> {
+            CallbackStore s = h.attach(CallbackStore.class);
+            Callback c = s.findAnyForUpdate(id).orElseThrow(() -> ServiceException.notFound("No callback " + id + "."));
+            Transition next = CallbackStateMachine.apply(c.state(), Trigger.OPERATOR_DISABLE);
+            if (c.state() != next.next()) s.setDisabled(id, true, now());
+            return next;
+        });
+        if (t.has(Effect.DROP_PENDING)) {
+            int dropped = pendingDrop.drop(id, "callback disabled by an operator");
+            LOG.info("callback {} disabled by an operator; {} queued deliveries dropped", id, dropped);
+        }
+        return show(id);
+    }
+
+    /** Back to verified, failure run forgotten; a callback never verified needs a resend instead (409). */
+    public Callback enable(long id) {
+        jdbi.useTransaction(h -> {
+            CallbackStore s = h.attach(CallbackStore.class);
+            Callback c = s.findAnyForUpdate(id).orElseThrow(() -> ServiceException.notFound("No callback " + id + "."));
+            if (c.state() == State.DISABLED && !c.verified()) {
+                throw ServiceException.of(ServiceException.Kind.CONFLICT, "Callback " + id
+                        + " was never verified: it cannot be enabled without a verification; resend its verification code instead.");
+            }
+            Transition t = CallbackStateMachine.apply(c.state(), Trigger.OPERATOR_ENABLE);
+            if (t.has(Effect.START_NOTIFICATIONS)) {
+                s.setDisabled(id, false, now());
+                LOG.info("callback {} enabled by an operator", id);
+            }
+        });
+        return show(id);
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    }
+}

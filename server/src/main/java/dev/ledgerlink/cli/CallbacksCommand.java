@@ -1,0 +1,82 @@
+package dev.ledgerlink.cli;
+
+import dev.ledgerlink.Services;
+import dev.ledgerlink.callbacks.Callback;
+import dev.ledgerlink.paging.Paging;
+import dev.ledgerlink.web.AdminJson;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "callbacks", mixinStandardHelpOptions = true, description = "Callbacks across accounts (operators): list, show, disable, enable.",
+        subcommands = {CallbacksCommand.ListCallbacks.class, CallbacksCommand.Show.class, CallbacksCommand.Disable.class,
+                CallbacksCommand.Enable.class})
+final class CallbacksCommand {
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "Callbacks in id order, optionally of one state or account.")
+    static final class ListCallbacks extends ServiceCommand {
+        @Option(names = "--state", description = "unverified, verified or disabled.")
+        String state;
+
+        @Option(names = "--account", paramLabel = "ACCOUNT_ID")
+        String account;
+
+        @Mixin
+        PageOptions pages;
+
+        @Override
+        void run(Services s) {
+            Paging.Page<Callback> p = s.operatorCallbacks().list(state, account, pages.paging());
+            StringBuilder human = new StringBuilder();
+            for (Callback c : p.items()) human.append(line(c)).append('\n');
+            human.append(PageOptions.footer(p, "callbacks"));
+            print(AdminJson.page(p, "callbacks", AdminJson::callback), human.toString());
+        }
+    }
+
+    /** The commands that act on one callback and print it. */
+    abstract static class OneCallback extends ServiceCommand {
+        @Parameters(paramLabel = "ID")
+        long id;
+
+        abstract Callback apply(Services s, long id);
+
+        @Override
+        final void run(Services s) {
+            Callback c = apply(s, id);
+            print(Map.of("callback", AdminJson.callback(c)), line(c));
+        }
+    }
+
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "One callback.")
+    static final class Show extends OneCallback {
+        @Override
+        Callback apply(Services s, long id) {
+            return s.operatorCallbacks().show(id);
+        }
+    }
+
+    @Command(name = "disable", mixinStandardHelpOptions = true, description = "Stop notifications to a callback and drop what is queued for it.")
+    static final class Disable extends OneCallback {
+        @Override
+        Callback apply(Services s, long id) {
+            return s.operatorCallbacks().disable(id);
+        }
+    }
+
+    @Command(name = "enable", mixinStandardHelpOptions = true,
+            description = "Enable a disabled callback again (no new verification); `deliveries recover` re-sends what it missed.")
+    static final class Enable extends OneCallback {
+        @Override
+        Callback apply(Services s, long id) {
+            return s.operatorCallbacks().enable(id);
+        }
+    }
+
+    private static String line(Callback c) {
+        return c.id() + "\t" + c.state().name().toLowerCase(java.util.Locale.ROOT) + "\taccount=" + c.accountId()
+                + "\tapp=" + c.applicationId() + "\t" + c.event() + "\t" + c.uri();
+    }
+}

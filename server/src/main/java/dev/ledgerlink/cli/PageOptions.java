@@ -1,0 +1,26 @@
+package dev.ledgerlink.cli;
+
+import dev.ledgerlink.paging.Paging;
+import picocli.CommandLine.Option;
+
+/** --page and --per-page of every list command, read by the same {@link Paging} rule as the API. */
+final class PageOptions {
+    @Option(names = "--page", defaultValue = "1")
+    int page;
+
+    @Option(names = "--per-page", defaultValue = "15")
+    int perPage;
+
+    Paging paging() {
+        return Paging.of(page, perPage);
+    }
+
+    /** The last line of a list: where the page sits. */
+    static String footer(int page, int pages, long total, String noun) {
+        return "page " + page + "/" + pages + ", " + total + " " + noun;
+    }
+
+    static String footer(Paging.Page<?> p, String noun) {
+        return footer(p.page(), p.pages(), p.total(), noun);
+    }
+}

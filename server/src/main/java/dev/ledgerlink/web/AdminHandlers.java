@@ -1,0 +1,197 @@
+package dev.ledgerlink.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.Services;
+import dev.ledgerlink.accounts.AccountsJson;
+import dev.ledgerlink.callbacks.Callback;
+import dev.ledgerlink.delivery.DeliveryJson;
+import dev.ledgerlink.delivery.Recovery;
+import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.errors.Validation;
+import dev.ledgerlink.paging.Paging;
+import io.javalin.http.Context;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The admin API under /internal/v1/admin (operator key): parse, call the capability service the CLI
+ * calls too, render. Lists share {@link Paging} and answer {"page", "pages", "per_page", "total",
+ * "<items>": [...]}; one resource answers {"<name>": {...}}; errors are the documented error body.
+ */
+final class AdminHandlers {
+    private final Services s;
+    private final OperatorAuth operator;
+
+    AdminHandlers(Services s, OperatorAuth operator) {
+        this.s = s;
+        this.operator = operator;
+    }
+
+    Map<String, ?> disableCallback(Context ctx) {
+        return callbackJson(s.operatorCallbacks().disable(PathIds.positive(ctx, "callback_id")));
+    }
+
+    Map<String, ?> enableCallback(Context ctx) {
+        return callbackJson(s.operatorCallbacks().enable(PathIds.positive(ctx, "callback_id")));
+    }
+
+    Map<String, ?> redeliver(Context ctx) {
+        return Map.of("delivery", DeliveryJson.of(s.deliveries().redeliver(PathIds.positive(ctx, "delivery_id"))));
+    }
+
+    Map<String, ?> grant(Context ctx) {
+        return Map.of("grant", AdminJson.grant(s.oauth().grants().show(PathIds.positive(ctx, "grant_id"))));
+    }
+
+    Map<String, ?> revokeGrant(Context ctx) {
+        return Map.of("grant", AdminJson.grant(s.oauth().grants().revoke(PathIds.positive(ctx, "grant_id"))));
+    }
+
+    /** Every admin route: the operator key first, then the handler's answer as JSON. */
+    io.javalin.http.Handler op(Function<Context, Map<String, ?>> handler) {
+        return ctx -> {
+            operator.require(ctx);
+            ctx.header("Cache-Control", "no-store");
+            ctx.json(handler.apply(ctx));
+        };
+    }
+
+    Map<String, ?> accounts(Context ctx) {
+        return AdminJson.page(s.accounts().page(paging(ctx)), "accounts", AccountsJson::account);
+    }
+
+    Map<String, ?> account(Context ctx) {
+        String id = ctx.pathParam("account_id");
+        return Map.of("account", AccountsJson.account(s.accounts().find(id).orElseThrow(() -> ServiceException.notFound("No account " + id + "."))));
+    }
+
+    Map<String, ?> users(Context ctx) {
+        return AdminJson.page(s.users().page(paging(ctx)), "users", AccountsJson::user);
+    }
+
+    Map<String, ?> user(Context ctx) {
+        long id = PathIds.positive(ctx, "user_id");
+        return Map.of("user", AccountsJson.user(s.users().find(id).orElseThrow(() -> ServiceException.notFound("No user " + id + "."))));
+    }
+
+    Map<String, ?> memberships(Context ctx) {
+        Validation v = new Validation();
+        Paging paging = Paging.parse(ctx.queryParamMap(), v);
+        Long userId = longParam(ctx, "user_id", v);
+        v.throwIfInvalid();
+        return AdminJson.page(s.accounts().members(ctx.queryParam("account_id"), userId, paging), "memberships", AccountsJson::membership);
+    }
+
+    Map<String, ?> applications(Context ctx) {
+        Instant now = s.clock().instant();
+        return AdminJson.page(s.applications().page(paging(ctx)), "applications", a -> AccountsJson.application(a, now));
+    }
+
+    Map<String, ?> application(Context ctx) {
+        return Map.of("application", AccountsJson.application(s.applications().show(ctx.pathParam("id")), s.clock().instant()));
+    }
+
+    /** {"name", "redirect_uris": [...], "scopes": [...]}: the secret is in this answer only. */
+    Map<String, ?> createApplication(Context ctx) {
+        JsonNode body = RequestBodies.objectBody(ctx);
+        var created = s.applications().create(text(body, "name"), strings(body, "redirect_uris"), strings(body, "scopes"));
+        ctx.status(201);
+        return Map.of("application", AccountsJson.created(created, s.clock().instant()));
+    }
+
+    /** Body optional: {"keep_old": "P7D"} keeps the old secret valid that long. */
+    Map<String, ?> rotateSecret(Context ctx) {
+        String keepOld = ctx.bodyAsBytes().length == 0 ? null : text(RequestBodies.objectBody(ctx), "keep_old");
+        return Map.of("application", AccountsJson.created(s.applications().rotateSecret(ctx.pathParam("id"), keepOld), s.clock().instant()));
+    }
+
+    Map<String, ?> retireSecret(Context ctx) {
+        return Map.of("application", AccountsJson.application(s.applications().retireSecret(ctx.pathParam("id")), s.clock().instant()));
+    }
+
+    Map<String, ?> callbacks(Context ctx) {
+        Validation v = new Validation();
+        Paging paging = Paging.parse(ctx.queryParamMap(), v);
+        v.throwIfInvalid();
+        return AdminJson.page(s.operatorCallbacks().list(ctx.queryParam("state"), ctx.queryParam("account_id"), paging),
+                "callbacks", AdminJson::callback);
+    }
+
+    Map<String, ?> callback(Context ctx) {
+        return callbackJson(s.operatorCallbacks().show(PathIds.positive(ctx, "callback_id")));
+    }
+
+    Map<String, ?> recover(Context ctx) {
+        JsonNode body = RequestBodies.objectBody(ctx);
+        var r = s.deliveries().recover(null, PathIds.positive(ctx, "callback_id"), RecoverJson.text(body, "since"), RecoverJson.text(body, "until"));
+        return Map.of("recover", AdminJson.recover(r));
+    }
+
+    /** ?callback_id, ?state (pending, delivered, dropped), ?since, ?until (ISO-8601 instants, on when each was queued). */
+    Map<String, ?> deliveries(Context ctx) {
+        Validation v = new Validation();
+        Paging paging = Paging.parse(ctx.queryParamMap(), v);
+        Long callbackId = longParam(ctx, "callback_id", v);
+        Instant since = instantParam(ctx, "since", v);
+        Instant until = instantParam(ctx, "until", v);
+        v.throwIfInvalid();
+        return AdminJson.page(s.deliveries().search(callbackId, ctx.queryParam("state"), since, until, paging), "deliveries", DeliveryJson::of);
+    }
+
+    /** ?user_id and/or ?application_id (the numeric id or the client_id). */
+    Map<String, ?> grants(Context ctx) {
+        Validation v = new Validation();
+        Paging paging = Paging.parse(ctx.queryParamMap(), v);
+        Long userId = longParam(ctx, "user_id", v);
+        String app = ctx.queryParam("application_id");
+        v.throwIfInvalid();
+        Long applicationId = app == null || app.isBlank() ? null : s.applications().show(app.trim()).id();
+        return AdminJson.page(s.oauth().grants().list(userId, applicationId, paging), "grants", AdminJson::grant);
+    }
+
+    private static Map<String, ?> callbackJson(Callback c) {
+        return Map.of("callback", AdminJson.callback(c));
+    }
+
+    private static Paging paging(Context ctx) {
+        return Paging.parse(ctx.queryParamMap());
+    }
+
+    private static Long longParam(Context ctx, String name, Validation v) {
+        String text = ctx.queryParam(name);
+        if (text == null || text.isBlank()) return null;
+        if (text.trim().matches("[0-9]{1,18}")) return Long.parseLong(text.trim());
+        v.add(name, "must be a positive integer");
+        return null;
+    }
+
+    private static Instant instantParam(Context ctx, String name, Validation v) {
+        String text = ctx.queryParam(name);
+        return text == null || text.isBlank() ? null : Recovery.parseInstant(text, name, v);
+    }
+
+    private static String text(JsonNode body, String field) {
+        JsonNode n = body.get(field);
+        if (n == null || n.isNull()) return null;
+        if (!n.isTextual()) throw ServiceException.invalid(field, "must be a string");
+        return n.asText();
+    }
+
+    private static List<String> strings(JsonNode body, String field) {
+        JsonNode n = body.get(field);
+        if (n == null || n.isNull()) return List.of();
+        if (n.isTextual()) return List.of(n.asText());
+        List<String> out = new ArrayList<>();
+        if (n.isArray()) {
+            for (JsonNode item : n) {
+                if (!item.isTextual()) throw ServiceException.invalid(field, "must be an array of strings");
+                out.add(item.asText());
+            }
+            return out;
+        }
+        throw ServiceException.invalid(field, "must be an array of strings");
+    }
+}

@@ -1,0 +1,17 @@
+package dev.ledgerlink.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.errors.ServiceException;
+
+/** The recover call's body fields, shared by the bearer route and the admin route (the answer: {@link AdminJson#recover}). */
+final class RecoverJson {
+    private RecoverJson() {}
+
+    /** A string field; absent or null is null, anything but a string a 422 naming it. */
+    static String text(JsonNode body, String field) {
+        JsonNode n = body.get(field);
+        if (n == null || n.isNull()) return null;
+        if (!n.isTextual()) throw ServiceException.invalid(field, "must be a string: an ISO-8601 instant such as 2026-11-20T08:00:00Z");
+        return n.asText();
+    }
+}

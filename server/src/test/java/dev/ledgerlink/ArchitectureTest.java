@@ -1,0 +1,116 @@
+package dev.ledgerlink;
+
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The package graph of docs/architecture.md ("The allowed package graph"), enforced: every import
+ * between top-level packages of dev.ledgerlink must be an arrow of {@link #GRAPH}, every package must
+ * be in it, and there is no cycle. The wiring (classes directly in dev.ledgerlink) may use anything.
+ */
+class ArchitectureTest {
+    private static final String ROOT = "dev.ledgerlink";
+    private static final String WIRING = "(wiring)";
+
+    /** One line per package. A new package is one more line here and the same line in docs/architecture.md. */
+    private static final List<Node> GRAPH = List.of(
+            foundation("config"),
+            foundation("errors"),
+            foundation("net"),
+            foundation("secrets", "config"),
+            foundation("store", "config"),
+            foundation("json", "errors"),
+            foundation("signature"),
+            capability("accounts"),
+            capability("oauth", "accounts"),
+            capability("events"),
+            capability("callbacks", "accounts", "oauth", "events"),
+            capability("delivery", "callbacks", "oauth"),
+            front("web"),
+            front("cli"));
+
+    private enum Kind { FOUNDATION, CAPABILITY, FRONT }
+
+    private record Node(String name, Kind kind, Set<String> also) {}
+
+    /** A base package: may import only the foundation packages listed. */
+    private static Node foundation(String name, String... imports) {
+        return new Node(name, Kind.FOUNDATION, Set.of(imports));
+    }
+
+    /** A capability: may import every foundation package and the capabilities listed; never web, cli or the wiring. */
+    private static Node capability(String name, String... capabilities) {
+        return new Node(name, Kind.CAPABILITY, Set.of(capabilities));
+    }
+
+    /** A front end: may import foundation, capabilities, the wiring's Services, and the front ends listed. */
+    private static Node front(String name, String... fronts) {
+        return new Node(name, Kind.FRONT, Set.of(fronts));
+    }
+
+    private static final JavaClasses MAIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages(ROOT);
+
+    @Test
+    void everyImportBetweenPackagesIsAnArrowOfTheGraph() {
+        Map<String, Set<String>> allowed = allowed();
+        Set<String> violations = new TreeSet<>();
+        for (JavaClass c : MAIN) {
+            String from = topPackage(c);
+            if (from.equals(WIRING)) continue;
+            if (!allowed.containsKey(from)) {
+                violations.add("package " + from + " is not in ArchitectureTest.GRAPH (add its line, and to docs/architecture.md)");
+                continue;
+            }
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                JavaClass target = d.getTargetClass();
+                if (!target.getPackageName().startsWith(ROOT)) continue;
+                String to = topPackage(target);
+                if (to.equals(from) || allowed.get(from).contains(to)) continue;
+                violations.add(from + " -> " + to + ": " + d.getDescription());
+            }
+        }
+        assertEquals(List.of(), new ArrayList<>(violations), "imports that docs/architecture.md does not allow");
+    }
+
+    @Test
+    void noCyclesBetweenPackages() {
+        slices().matching(ROOT + ".(*)..").should().beFreeOfCycles().check(MAIN);
+    }
+
+    private static Map<String, Set<String>> allowed() {
+        Map<String, Set<String>> out = new LinkedHashMap<>();
+        for (Node n : GRAPH) {
+            Set<String> a = new TreeSet<>(n.also());
+            if (n.kind() != Kind.FOUNDATION) GRAPH.stream().filter(m -> m.kind() == Kind.FOUNDATION).forEach(m -> a.add(m.name()));
+            if (n.kind() == Kind.FRONT) {
+                GRAPH.stream().filter(m -> m.kind() == Kind.CAPABILITY).forEach(m -> a.add(m.name()));
+                a.add(WIRING);
+            }
+            out.put(n.name(), a);
+        }
+        return out;
+    }
+
+    private static String topPackage(JavaClass c) {
+        String p = c.getPackageName();
+        if (p.equals(ROOT)) return WIRING;
+        String rest = p.substring(ROOT.length() + 1);
+        int dot = rest.indexOf('.');
+        return dot < 0 ? rest : rest.substring(0, dot);
+    }
+}

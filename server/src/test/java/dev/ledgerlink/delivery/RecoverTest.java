@@ -1,0 +1,144 @@
+package dev.ledgerlink.delivery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.paging.Paging;
+import dev.ledgerlink.signature.FormParams;
+import dev.ledgerlink.signature.StandardWebhooks;
+import dev.ledgerlink.testing.ServerCli;
+import dev.ledgerlink.testing.TestHttp;
+import dev.ledgerlink.testing.TestServer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Recover against a real receiver: five events, four of which fail until dropped, one inside the
+ * window delivered; recovering the window re-sends exactly its two dropped deliveries, each under
+ * its original webhook-id, paced; the CLI recovers the others.
+ */
+class RecoverTest {
+    private static final Duration SPACING = Duration.ofMillis(300);
+
+    private static TestServer server() {
+        return TestServer.start(s -> s.set(Setting.DELIVERY_RETRY_SCHEDULE, "PT0.2S")
+                .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S")
+                .set(Setting.DELIVERY_RECOVER_SPACING, SPACING.toString()));
+    }
+
+    /** Publishes object ids 1..5 with the window [since, until) around 2, 3 and 4; waits until each is delivered or dropped. */
+    private record Scenario(CallbackFixture f, long callbackId, Instant before, Instant since, Instant until, Instant after,
+                            Map<String, String> webhookIds) {}
+
+    private static Scenario failFourOfFive(TestServer server, Receiver receiver) {
+        var f = new CallbackFixture(server.services());
+        long id = f.callback("invoice", receiver.uri(), "code", true);
+        receiver.answer(r -> Receiver.Answer.of("4".equals(FormParams.parse(r.body()).get("object_id")) ? 200 : 500));
+        Instant before = server.clock.instant();
+        Deliveries.publish(server.services(), f, "invoice.create", 1);
+        server.clock.advance(Duration.ofHours(1));
+        Instant since = server.clock.instant().minusSeconds(1);   // stored times are whole microseconds: keep clear of the edge
+        for (long object = 2; object <= 4; object++) Deliveries.publish(server.services(), f, "invoice.update", object);
+        server.clock.advance(Duration.ofHours(1));
+        Instant until = server.clock.instant();
+        server.clock.advance(Duration.ofMinutes(1));
+        Deliveries.publish(server.services(), f, "invoice.delete", 5);
+        Deliveries.await("every delivery delivered or dropped", () -> {
+            var page = server.services().deliveries().search(id, null, null, null, Paging.of(1, 100));
+            return page.total() == 5 && page.items().stream().noneMatch(d -> d.state().equals("pending"));
+        });
+        Map<String, String> webhookIds = new HashMap<>();
+        for (Receiver.Request r : receiver.requests) webhookIds.put(FormParams.parse(r.body()).get("object_id"), r.header(StandardWebhooks.ID));
+        Instant after = server.clock.instant().plus(Duration.ofMinutes(1));
+        return new Scenario(f, id, before, since, until, after, webhookIds);
+    }
+
+    @Test
+    void recoverResendsExactlyTheDroppedDeliveriesOfTheWindowUnderTheirWebhookIds() {
+        try (TestServer server = server(); Receiver receiver = new Receiver(); Ticker ignored = new Ticker(server.clock)) {
+            Scenario sc = failFourOfFive(server, receiver);
+            var dropped = server.services().deliveries().search(sc.callbackId(), "dropped", null, null, Paging.of(1, 100));
+            assertEquals(4, dropped.total(), "objects 1, 2, 3 and 5 failed twice and were dropped");
+            receiver.clear();
+            receiver.answer(r -> Receiver.Answer.of(200));
+
+            String token = server.services().tokens().issue(sc.f().user.id(), sc.f().app.id(), Set.of("user:invoices:read")).accessToken();
+            String path = "/events/account/" + sc.f().account.accountId() + "/events/callbacks/" + sc.callbackId() + "/recover";
+            TestHttp.Response r = server.http.postJson(path, "{\"since\": \"" + sc.since() + "\", \"until\": \"" + sc.until() + "\"}",
+                    "Authorization", "Bearer " + token, "Api-Version", "alpha");
+            assertEquals(200, r.status(), r.body());
+            JsonNode result = r.json().at("/response/result");
+            assertEquals(2, result.get("requeued").asInt(), r.body());
+            assertEquals(SPACING, Duration.between(Instant.parse(result.get("first_attempt_at").asText()),
+                    Instant.parse(result.get("last_attempt_at").asText())), "the second falls due one spacing after the first");
+
+            List<Receiver.Request> resent = receiver.await(2);
+            Deliveries.await("both recovered deliveries delivered", () -> server.services().deliveries()
+                    .search(sc.callbackId(), "delivered", null, null, Paging.of(1, 100)).total() == 3);
+            assertEquals(2, receiver.received(), "nothing else was sent");
+            Set<String> objects = new TreeSet<>();
+            for (Receiver.Request req : resent) {
+                String object = FormParams.parse(req.body()).get("object_id");
+                objects.add(object);
+                assertEquals(sc.webhookIds().get(object), req.header(StandardWebhooks.ID), "the original webhook-id of object " + object);
+            }
+            assertEquals(Set.of("2", "3"), objects);
+            assertEquals(2, server.services().deliveries().search(sc.callbackId(), "dropped", null, null, Paging.of(1, 100)).total(),
+                    "objects 1 and 5, outside the window, stay dropped");
+
+            TestHttp.Response again = server.http.postJson(path, "{\"since\": \"" + sc.since() + "\", \"until\": \"" + sc.until() + "\"}",
+                    "Authorization", "Bearer " + token);
+            assertEquals(0, again.json().at("/response/result/requeued").asInt(), "nothing left to recover in the window");
+
+            // The operators' CLI recovers the rest: the whole span, with an explicit until (the CLI's clock is the real one).
+            JsonNode cli = ServerCli.json(server, "deliveries", "recover", "--callback", Long.toString(sc.callbackId()),
+                    "--since", sc.before().minusSeconds(60).toString(), "--until", sc.after().toString(), "--json");
+            assertEquals(2, cli.at("/recover/requeued").asInt(), cli.toString());
+            List<Receiver.Request> all = receiver.await(4);
+            Set<String> rest = new TreeSet<>();
+            for (Receiver.Request req : all.subList(2, all.size())) rest.add(FormParams.parse(req.body()).get("object_id"));
+            assertEquals(Set.of("1", "5"), rest);
+        }
+    }
+
+    @Test
+    void badWindowsAreClear422sAndOthersCallbacksAreRefused() {
+        try (TestServer server = server(); Receiver receiver = new Receiver()) {
+            var f = new CallbackFixture(server.services());
+            long id = f.callback("invoice", receiver.uri(), "code", true);
+            String token = server.services().tokens().issue(f.user.id(), f.app.id(), Set.of("user:invoices:read")).accessToken();
+            String path = "/events/account/" + f.account.accountId() + "/events/callbacks/" + id + "/recover";
+            String[] auth = {"Authorization", "Bearer " + token};
+            Map<String, String> cases = Map.of(
+                    "{}", "since",
+                    "{\"since\": \"yesterday\"}", "since",
+                    "{\"since\": \"2026-11-20T08:00:00Z\", \"until\": \"2026-11-19T08:00:00Z\"}", "since",
+                    "{\"since\": \"2026-01-01T00:00:00Z\", \"until\": \"2026-11-19T08:00:00Z\"}", "until",
+                    "{\"since\": 1700000000}", "since",
+                    "{\"since\": \"2026-11-20T08:00:00\"}", "since");
+            for (var c : cases.entrySet()) {
+                TestHttp.Response r = server.http.postJson(path, c.getKey(), auth);
+                assertEquals(422, r.status(), c.getKey() + " -> " + r.body());
+                assertEquals(c.getValue(), r.json().at("/details/0/fieldViolations/0/field").asText(), c.getKey() + " -> " + r.body());
+            }
+            assertEquals(400, server.http.postJson(path, "[1]", auth).status());
+            assertEquals(401, server.http.postJson(path, "{\"since\": \"2026-11-20T08:00:00Z\"}").status());
+            assertEquals(404, server.http.postJson("/events/account/" + f.account.accountId() + "/events/callbacks/" + (id + 999) + "/recover",
+                    "{\"since\": \"2026-11-20T08:00:00Z\"}", auth).status());
+            var other = new CallbackFixture(server.services());
+            assertEquals(403, server.http.postJson("/events/account/" + other.account.accountId() + "/events/callbacks/" + id + "/recover",
+                    "{\"since\": \"2026-11-20T08:00:00Z\"}", auth).status());
+            String since = server.clock.instant().minus(Duration.ofDays(1)).toString();
+            f.setVerified(id, false);
+            TestHttp.Response unverified = server.http.postJson(path, "{\"since\": \"" + since + "\"}", auth);
+            assertEquals(409, unverified.status(), unverified.body());
+        }
+    }
+}
