@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.ledgerlink.oauth.OAuthFixtures;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -78,18 +78,18 @@ class ClientResilienceTest {
         server.close();
     }
 
-    private static LedgerlinkClient client(OAuthFixtures f) {
+    private static LedgerlinkClient client(Fixtures f) {
         return LedgerlinkClient.builder("http://127.0.0.1:" + proxy.getAddress().getPort(), f.app().clientId(), f.clientSecret(),
-                OAuthFixtures.REDIRECT_URI).build();
+                Fixtures.REDIRECT_URI).build();
     }
 
-    private static String token(OAuthFixtures f) {
+    private static String token(Fixtures f) {
         return server.services().tokens().issue(f.user().id(), f.app().id(), Set.of("user:profile:read")).accessToken();
     }
 
     @Test
     void aProxysHtml502KeepsTheStatusAndAReadableMessage() {
-        OAuthFixtures f = OAuthFixtures.create(server);
+        Fixtures f = Fixtures.create(server);
         canned.add(new Canned(502, "text/html", "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>", null));
         ApiException e = assertThrows(ApiException.class, () -> client(f).me(token(f)));
         assertEquals(502, e.status());
@@ -100,7 +100,7 @@ class ClientResilienceTest {
 
     @Test
     void aPlainTextErrorIsNotReadAsANumber() {
-        OAuthFixtures f = OAuthFixtures.create(server);
+        Fixtures f = Fixtures.create(server);
         canned.add(new Canned(502, "text/plain", "502 Bad Gateway", null));
         OAuthException e = assertThrows(OAuthException.class, () -> client(f).refresh("whatever"));
         assertEquals(502, e.status());
@@ -109,7 +109,7 @@ class ClientResilienceTest {
 
     @Test
     void a503WithRetryAfterIsRetriedAfterTheDelayAndSucceeds() {
-        OAuthFixtures f = OAuthFixtures.create(server);
+        Fixtures f = Fixtures.create(server);
         String token = token(f);
         int before = forwarded.get();
         canned.add(new Canned(503, "application/json", "{\"errno\":503,\"error\":\"unavailable\",\"message\":\"database unreachable\"}", "1"));
@@ -120,7 +120,7 @@ class ClientResilienceTest {
 
     @Test
     void aRetryAfterBeyondTheLimitIsThrownWithTheDelay() {
-        OAuthFixtures f = OAuthFixtures.create(server);
+        Fixtures f = Fixtures.create(server);
         canned.add(new Canned(429, "application/json", "{\"errno\":429,\"error\":\"too_many_requests\",\"message\":\"slow down\"}", "120"));
         ApiException e = assertThrows(ApiException.class, () -> client(f).me(token(f)));
         assertEquals(429, e.status());
@@ -130,9 +130,9 @@ class ClientResilienceTest {
 
     @Test
     void retriesRunOutAfterTheConfiguredCount() {
-        OAuthFixtures f = OAuthFixtures.create(server);
+        Fixtures f = Fixtures.create(server);
         LedgerlinkClient once = LedgerlinkClient.builder("http://127.0.0.1:" + proxy.getAddress().getPort(), f.app().clientId(),
-                f.clientSecret(), OAuthFixtures.REDIRECT_URI).retries(0, Duration.ofSeconds(30)).build();
+                f.clientSecret(), Fixtures.REDIRECT_URI).retries(0, Duration.ofSeconds(30)).build();
         canned.add(new Canned(503, "application/json", "{\"errno\":503,\"error\":\"unavailable\",\"message\":\"database unreachable\"}", "1"));
         ApiException e = assertThrows(ApiException.class, () -> once.me(token(f)));
         assertEquals(503, e.status());

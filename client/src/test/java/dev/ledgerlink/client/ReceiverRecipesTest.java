@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.ledgerlink.events.EventPublisher;
-import dev.ledgerlink.oauth.OAuthFixtures;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.TestServer;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -61,11 +61,11 @@ class ReceiverRecipesTest {
     }
 
     /** A user, an application, a token with the invoices scope and a client for them. */
-    record App(OAuthFixtures f, String token, CallbacksClient callbacks) {
+    record App(Fixtures f, String token, CallbacksClient callbacks) {
         static App create() {
-            OAuthFixtures f = OAuthFixtures.create(server);
+            Fixtures f = Fixtures.create(server);
             String token = server.services().tokens().issue(f.user().id(), f.app().id(), Set.of("user:invoices:read")).accessToken();
-            LedgerlinkClient client = LedgerlinkClient.builder(server.baseUrl(), f.app().clientId(), f.clientSecret(), OAuthFixtures.REDIRECT_URI).build();
+            LedgerlinkClient client = LedgerlinkClient.builder(server.baseUrl(), f.app().clientId(), f.clientSecret(), Fixtures.REDIRECT_URI).build();
             return new App(f, token, client.callbacks(token, f.account().accountId()));
         }
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.ledgerlink.oauth.OAuthFixtures;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.oauth.TokenResponse;
 import dev.ledgerlink.testing.TestServer;
 import java.time.Clock;
@@ -38,18 +38,18 @@ class TokenRefresherTest {
         server.close();
     }
 
-    private static Tokens issued(OAuthFixtures f) {
+    private static Tokens issued(Fixtures f) {
         TokenResponse t = server.services().oauth().operatorGrant().issue(f.user().email(), f.app().clientId(), List.of()).response();
         return new Tokens(t.accessToken(), t.tokenType(), t.expiresIn(), t.refreshToken(), t.scope(), Instant.ofEpochSecond(t.createdAt()));
     }
 
-    private static LedgerlinkClient client(OAuthFixtures f) {
-        return LedgerlinkClient.builder(server.baseUrl(), f.app().clientId(), f.clientSecret(), OAuthFixtures.REDIRECT_URI).build();
+    private static LedgerlinkClient client(Fixtures f) {
+        return LedgerlinkClient.builder(server.baseUrl(), f.app().clientId(), f.clientSecret(), Fixtures.REDIRECT_URI).build();
     }
 
     @Test
     void manyThreadsOnAnExpiringTokenCauseOneRefreshPersistedBeforeUse() throws Exception {
-        OAuthFixtures f = OAuthFixtures.create(server);
+        Fixtures f = Fixtures.create(server);
         List<Tokens> saved = new CopyOnWriteArrayList<>();
         // The clock reads 12 hours ahead: the issued access token counts as expiring.
         Clock later = Clock.offset(Clock.systemUTC(), Duration.ofHours(12));
@@ -79,7 +79,7 @@ class TokenRefresherTest {
 
     @Test
     void aRejectedTokenIsRefreshedOnceAndLaterRejectionsOfItTakeTheNewPair() {
-        OAuthFixtures f = OAuthFixtures.create(server);
+        Fixtures f = Fixtures.create(server);
         Tokens first = issued(f);
         List<Tokens> saved = new ArrayList<>();
         TokenRefresher refresher = new TokenRefresher(client(f), first, saved::add);
@@ -93,7 +93,7 @@ class TokenRefresherTest {
 
     @Test
     void aFailingPersistenceIsThrownButTheSpentTokenIsNotLost() {
-        OAuthFixtures f = OAuthFixtures.create(server);
+        Fixtures f = Fixtures.create(server);
         Tokens first = issued(f);
         TokenRefresher refresher = new TokenRefresher(client(f), first, pair -> {
             throw new IllegalStateException("disk full");

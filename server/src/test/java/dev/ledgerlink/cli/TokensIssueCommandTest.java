@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.config.Setting;
-import dev.ledgerlink.oauth.OAuthFixtures;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.Cli;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestServer;
@@ -20,7 +20,7 @@ class TokensIssueCommandTest {
     private final TestServer server = TestServer.start(b -> b.set(Setting.DB_URL, db.url()).set(Setting.DB_USER, db.user())
             .set(Setting.DB_PASSWORD, db.password()));
     private final Cli cli = new Cli(db);
-    private final OAuthFixtures f = OAuthFixtures.create(server);
+    private final Fixtures f = Fixtures.create(server);
 
     @AfterEach
     void stop() {
@@ -46,7 +46,7 @@ class TokensIssueCommandTest {
         JsonNode t = issue("--user", f.user().email());
         assertEquals("Bearer", t.get("token_type").asText());
         assertEquals(43200, t.get("expires_in").asLong());
-        assertEquals(String.join(" ", OAuthFixtures.SCOPES), t.get("scope").asText(), "the application's scopes by default");
+        assertEquals(String.join(" ", Fixtures.SCOPES), t.get("scope").asText(), "the application's scopes by default");
         assertTrue(t.get("created_at").asLong() > 0);
         assertTrue(t.get("refresh_token").asText().length() >= 43);
 

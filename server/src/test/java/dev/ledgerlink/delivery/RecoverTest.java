@@ -1,5 +1,6 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.testing.Receiver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;

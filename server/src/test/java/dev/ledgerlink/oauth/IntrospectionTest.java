@@ -1,5 +1,6 @@
 package dev.ledgerlink.oauth;
 
+import dev.ledgerlink.testing.Fixtures;
 import static dev.ledgerlink.oauth.OAuthFlows.assertOAuthError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -27,7 +28,7 @@ class IntrospectionTest {
         return server.http.postForm("/auth/oauth/introspect", form, "Authorization", "Bearer " + KEY);
     }
 
-    private static TestHttp.Response asClient(TestServer server, OAuthFixtures f, String token) {
+    private static TestHttp.Response asClient(TestServer server, Fixtures f, String token) {
         return server.http.postForm("/auth/oauth/introspect", "token=" + token, "Authorization", basic(f.app().clientId(), f.clientSecret()));
     }
 
@@ -38,8 +39,8 @@ class IntrospectionTest {
     @Test
     void anActiveAccessTokenIsDescribedToTheOperatorAndToItsOwnClient() {
         try (TestServer server = server()) {
-            var f = OAuthFixtures.create(server);
-            TokenPair pair = f.issue(server);
+            var f = Fixtures.create(server);
+            TokenPair pair = f.issue();
             for (TestHttp.Response r : new TestHttp.Response[] {asOperator(server, "token=" + pair.accessToken()), asClient(server, f, pair.accessToken())}) {
                 assertEquals(200, r.status(), r.body());
                 assertEquals("no-store", r.header("Cache-Control"));
@@ -51,7 +52,7 @@ class IntrospectionTest {
                 assertEquals(Long.toString(f.user().id()), b.get("sub").asText());
                 assertEquals(pair.expiresAt().getEpochSecond(), b.get("exp").asLong());
                 assertEquals(pair.createdAt().getEpochSecond(), b.get("iat").asLong());
-                assertEquals(String.join(" ", OAuthFixtures.SCOPES.stream().sorted().toList()),
+                assertEquals(String.join(" ", Fixtures.SCOPES.stream().sorted().toList()),
                         String.join(" ", java.util.Arrays.stream(b.get("scope").asText().split(" ")).sorted().toList()));
             }
         }
@@ -60,8 +61,8 @@ class IntrospectionTest {
     @Test
     void aLiveRefreshTokenIsActiveWithoutExpiryAndAUsedOneIsNot() {
         try (TestServer server = server()) {
-            var f = OAuthFixtures.create(server);
-            TokenPair pair = f.issue(server);
+            var f = Fixtures.create(server);
+            TokenPair pair = f.issue();
             JsonNode live = asOperator(server, "token=" + pair.refreshToken() + "&token_type_hint=refresh_token").json();
             assertTrue(live.get("active").asBoolean(), live.toString());
             assertEquals("refresh_token", live.get("token_use").asText());
@@ -74,10 +75,10 @@ class IntrospectionTest {
     @Test
     void expiredRevokedUnknownAndOtherClientsTokensAreOnlyInactive() {
         try (TestServer server = server()) {
-            var f = OAuthFixtures.create(server);
-            var other = OAuthFixtures.create(server);
-            TokenPair mine = f.issue(server);
-            TokenPair theirs = other.issue(server);
+            var f = Fixtures.create(server);
+            var other = Fixtures.create(server);
+            TokenPair mine = f.issue();
+            TokenPair theirs = other.issue();
 
             assertEquals(Map.of("active", false), inactive(asClient(server, f, theirs.accessToken())), "another client's token");
             assertEquals(Map.of("active", false), inactive(asClient(server, f, theirs.refreshToken())), "another client's refresh token");
@@ -87,7 +88,7 @@ class IntrospectionTest {
             assertEquals(200, OAuthFlows.revoke(server, f, mine.accessToken()).status());
             assertEquals(Map.of("active", false), inactive(asOperator(server, "token=" + mine.accessToken())));
 
-            TokenPair later = f.issue(server);
+            TokenPair later = f.issue();
             server.clock.advance(Duration.ofHours(12));
             assertEquals(Map.of("active", false), inactive(asOperator(server, "token=" + later.accessToken())), "expired");
         }
@@ -96,8 +97,8 @@ class IntrospectionTest {
     @Test
     void callersMustAuthenticateAndSendAToken() {
         try (TestServer server = server()) {
-            var f = OAuthFixtures.create(server);
-            String token = f.issue(server).accessToken();
+            var f = Fixtures.create(server);
+            String token = f.issue().accessToken();
             assertOAuthError(server.http.postForm("/auth/oauth/introspect", "token=" + token), 401, "invalid_client");
             assertOAuthError(server.http.postForm("/auth/oauth/introspect", "token=" + token, "Authorization", "Bearer wrong-key"), 401, "invalid_client");
             assertOAuthError(server.http.postForm("/auth/oauth/introspect", "token=" + token, "Authorization", basic(f.app().clientId(), "wrong")),

@@ -1,5 +1,6 @@
 package dev.ledgerlink.oauth;
 
+import dev.ledgerlink.testing.Fixtures;
 import static dev.ledgerlink.oauth.OAuthFlows.assertOAuthError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -25,8 +26,8 @@ class SecretRotationTest {
     }
 
     /** The three endpoints that authenticate clients, each with this secret: their statuses. */
-    private static int[] endpoints(TestServer server, OAuthFixtures f, String secret) {
-        TokenPair pair = f.issue(server);
+    private static int[] endpoints(TestServer server, Fixtures f, String secret) {
+        TokenPair pair = f.issue();
         var creds = "client_id=" + f.app().clientId() + "&client_secret=" + secret;
         int token = server.http.postForm("/auth/oauth/token", creds + "&grant_type=refresh_token&refresh_token=" + pair.refreshToken()).status();
         int introspect = server.http.postForm("/auth/oauth/introspect", creds + "&token=" + pair.accessToken()).status();
@@ -41,7 +42,7 @@ class SecretRotationTest {
     @Test
     void withKeepOldBothSecretsWorkUntilTheOverlapEnds() {
         try (TestServer server = server()) {
-            var f = OAuthFixtures.create(server);
+            var f = Fixtures.create(server);
             JsonNode rotated = cli(server, "apps", "rotate-secret", f.app().clientId(), "--keep-old", "P7D", "--json");
             String newSecret = rotated.get("client_secret").asText();
             assertNotEquals(f.clientSecret(), newSecret);
@@ -59,7 +60,7 @@ class SecretRotationTest {
     @Test
     void retireSecretEndsTheOverlapEarly() {
         try (TestServer server = server()) {
-            var f = OAuthFixtures.create(server);
+            var f = Fixtures.create(server);
             String newSecret = cli(server, "apps", "rotate-secret", Long.toString(f.app().id()), "--keep-old", "PT12H", "--json")
                     .get("client_secret").asText();
             assertAll(200, endpoints(server, f, f.clientSecret()), "old secret during the overlap");
@@ -73,7 +74,7 @@ class SecretRotationTest {
     @Test
     void withoutKeepOldTheOldSecretStopsAtOnceAndARotationForgetsAnOlderOverlap() {
         try (TestServer server = server()) {
-            var f = OAuthFixtures.create(server);
+            var f = Fixtures.create(server);
             String admin = "/internal/v1/admin/applications/" + f.app().clientId();
             TestHttp.Response first = server.http.postJson(admin + "/rotate-secret", "{\"keep_old\": \"P1D\"}", "Authorization", "Bearer " + KEY);
             assertEquals(200, first.status(), first.body());
@@ -90,7 +91,7 @@ class SecretRotationTest {
     @Test
     void aBadOverlapIsA422AndChangesNothing() {
         try (TestServer server = server()) {
-            var f = OAuthFixtures.create(server);
+            var f = Fixtures.create(server);
             String path = "/internal/v1/admin/applications/" + f.app().id() + "/rotate-secret";
             for (String body : new String[] {"{\"keep_old\": \"seven days\"}", "{\"keep_old\": \"P31D\"}", "{\"keep_old\": \"-PT1H\"}", "{\"keep_old\": 7}"}) {
                 TestHttp.Response r = server.http.postJson(path, body, "Authorization", "Bearer " + KEY);

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ledgerlink.callbacks.CallbackApi;
 import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.config.Setting;
-import dev.ledgerlink.oauth.OAuthFixtures;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.signature.ServiceSignature;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class TestEventsTest {
     private final TestServer server = TestServer.start();
     private final Receiver receiver = new Receiver();
-    private final OAuthFixtures f = OAuthFixtures.create(server);
+    private final Fixtures f = Fixtures.create(server);
 
     @AfterEach
     void stop() {
@@ -82,7 +82,7 @@ class TestEventsTest {
     @Test
     void outsideDevelopmentModeTheRouteDoesNotExist() {
         try (TestServer prod = TestServer.start(b -> b.set(Setting.DEV, "false"))) {
-            OAuthFixtures g = OAuthFixtures.create(prod, "https://app.example.com/callback");
+            Fixtures g = Fixtures.create(prod, "https://app.example.com/callback");
             String token = prod.services().tokens().issue(g.user().id(), g.app().id(), Set.of("user:invoices:read")).accessToken();
             var r = fire(prod.http, g.account().accountId(), token, "{\"name\": \"invoice.create\"}");
             assertEquals(404, r.status(), r.body());

@@ -9,7 +9,7 @@ import dev.ledgerlink.Services;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.CallbackFixture;
-import dev.ledgerlink.delivery.Receiver;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.delivery.ServerProcess;
 import dev.ledgerlink.oauth.TokenPair;
 import dev.ledgerlink.secrets.SecretBox;

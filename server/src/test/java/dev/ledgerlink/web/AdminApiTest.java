@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.delivery.CallbackFixture;
 import dev.ledgerlink.delivery.Deliveries;
-import dev.ledgerlink.delivery.Receiver;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.testing.ServerCli;
 import dev.ledgerlink.testing.TestHttp;

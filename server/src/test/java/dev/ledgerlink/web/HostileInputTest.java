@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.config.Setting;
-import dev.ledgerlink.oauth.OAuthFixtures;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.oauth.TokenPair;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
@@ -60,7 +60,7 @@ class HostileInputTest {
             "multipart/form-data; boundary=xyz", "application/xml", "application/json;charset=", "*/*", "", "application/json\u0000"};
 
     private static TestServer server;
-    private static OAuthFixtures fixture;
+    private static Fixtures fixture;
     private static TokenPair tokens;
     private static List<Route> routes;
     private static String sessionCookie;
@@ -71,15 +71,15 @@ class HostileInputTest {
     @BeforeAll
     static void start() {
         server = TestServer.start(s -> s.set(Setting.OPERATOR_KEY, OPERATOR_KEY));
-        fixture = OAuthFixtures.create(server);
-        tokens = fixture.issue(server);
+        fixture = Fixtures.create(server);
+        tokens = fixture.issue();
         routes = server.server.web().unsafe.internalRouter.allHttpHandlers().stream()
                 .map(e -> e.endpoint)
                 .filter(e -> e.method != HandlerType.BEFORE && e.method != HandlerType.AFTER
                         && e.method != HandlerType.BEFORE_MATCHED && e.method != HandlerType.AFTER_MATCHED)
                 .map(e -> new Route(e.method.name(), e.path)).distinct().toList();
         TestHttp.Response page = server.http.get("/oauth/authorize?response_type=code&client_id=" + fixture.app().clientId()
-                + "&redirect_uri=" + URLEncoder.encode(OAuthFixtures.REDIRECT_URI, StandardCharsets.UTF_8));
+                + "&redirect_uri=" + URLEncoder.encode(Fixtures.REDIRECT_URI, StandardCharsets.UTF_8));
         String setCookie = page.header("Set-Cookie");
         sessionCookie = setCookie == null ? "ll_session=none" : setCookie.split(";")[0];
         Matcher csrf = Pattern.compile("name=\"csrf_token\" value=\"([^\"]+)\"").matcher(page.body());
@@ -248,7 +248,7 @@ class HostileInputTest {
             q.append(r.nextInt(10) == 0 ? key.replace("[", "%5B").replace("]", "%5D") : key).append('=');
             q.append(switch (r.nextInt(6)) {
                 case 0 -> key.equals("client_id") ? fixture.app().clientId() : Integer.toString(r.nextInt(200) - 50);
-                case 1 -> key.equals("redirect_uri") ? URLEncoder.encode(OAuthFixtures.REDIRECT_URI, StandardCharsets.UTF_8) : "code";
+                case 1 -> key.equals("redirect_uri") ? URLEncoder.encode(Fixtures.REDIRECT_URI, StandardCharsets.UTF_8) : "code";
                 default -> encodeLoosely(r, value(r));
             });
         }
