@@ -157,29 +157,15 @@ public final class CallbackService {
         LOG.info("callback {} deleted from account {}", id, accountId);
     }
 
-    // Operators and the console: the caller has already decided that this account is theirs to see.
-
-    /** At most this many callbacks are listed by {@link #ofAccounts}. */
-    public static final int MAX_LISTED = 500;
-
-    /** A callback by id, whatever its account and application. */
-    public java.util.Optional<Callback> find(long id) {
-        return jdbi.withExtension(CallbackStore.class, s -> s.findById(id));
-    }
-
-    /** The callbacks of these accounts ({@code null}: of every account), by id. */
-    public List<Callback> ofAccounts(java.util.Collection<String> accountIds) {
-        if (accountIds != null && accountIds.isEmpty()) return List.of();
-        List<String> ids = accountIds == null ? List.of("") : List.copyOf(accountIds);
-        return jdbi.withExtension(CallbackStore.class, s -> s.ofAccounts(accountIds == null, ids, MAX_LISTED));
-    }
-
-    /** Resend as an operator would: a fresh code, unverified, re-enabled, the verification request sent again. */
+    /**
+     * Resend as an operator (or the console, which has checked the account) would: a fresh code,
+     * unverified, re-enabled, the verification request sent again; no OAuth principal involved.
+     */
     public Callback resendCode(long id) {
-        Callback c = find(id).orElseThrow(ServiceException::notFound);
+        Callback c = jdbi.withExtension(CallbackStore.class, s -> s.findAny(id)).orElseThrow(ServiceException::notFound);
         reissue(c, CallbackStateMachine.apply(c.state(), Trigger.RESEND), c.event(), c.uri());
         LOG.info("callback {} given a fresh verification code by an operator", id);
-        return find(id).orElseThrow(ServiceException::notFound);
+        return jdbi.withExtension(CallbackStore.class, s -> s.findAny(id)).orElseThrow(ServiceException::notFound);
     }
 
     private void reissue(Callback c, Transition t, String event, String uri) {

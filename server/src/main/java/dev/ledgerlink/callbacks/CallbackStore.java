@@ -58,9 +58,6 @@ public interface CallbackStore {
                String noun, String name, String uri, Boolean verified);
 
     // Reads for operators and the console, whose caller decides who may see which account.
-    @SqlQuery("select " + COLUMNS + " from callbacks where id = :id")
-    Optional<Callback> findById(long id);
-
     @SqlQuery("select " + COLUMNS + " from callbacks where (:all or account_id in (<accountIds>)) order by id limit :limit")
     List<Callback> ofAccounts(boolean all, @BindList("accountIds") Collection<String> accountIds, int limit);
 

@@ -4,7 +4,7 @@ import dev.ledgerlink.accounts.AccountService;
 import dev.ledgerlink.accounts.Application;
 import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.accounts.Scopes;
-import dev.ledgerlink.callbacks.CallbackService;
+import dev.ledgerlink.callbacks.OperatorCallbacks;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.oauth.Grants;
 import io.javalin.http.Context;
@@ -37,11 +37,11 @@ public final class ApplicationsPage {
 
     private final ConsoleSession session;
     private final ApplicationService applications;
-    private final CallbackService callbacks;
+    private final OperatorCallbacks callbacks;
     private final Grants grants;
     private final AccountService accounts;
 
-    ApplicationsPage(ConsoleSession session, ApplicationService applications, CallbackService callbacks, Grants grants, AccountService accounts) {
+    ApplicationsPage(ConsoleSession session, ApplicationService applications, OperatorCallbacks callbacks, Grants grants, AccountService accounts) {
         this.session = session;
         this.applications = applications;
         this.callbacks = callbacks;

@@ -2,6 +2,7 @@ package dev.ledgerlink.web.console;
 
 import dev.ledgerlink.callbacks.Callback;
 import dev.ledgerlink.callbacks.CallbackService;
+import dev.ledgerlink.callbacks.OperatorCallbacks;
 import dev.ledgerlink.delivery.DeliveryActivity;
 import dev.ledgerlink.delivery.DeliveryRecord;
 import dev.ledgerlink.delivery.DeliveryService;
@@ -25,17 +26,19 @@ public final class CallbacksPage {
 
     private final ConsoleSession session;
     private final CallbackService callbacks;
+    private final OperatorCallbacks operatorCallbacks;
     private final DeliveryService deliveries;
 
-    CallbacksPage(ConsoleSession session, CallbackService callbacks, DeliveryService deliveries) {
+    CallbacksPage(ConsoleSession session, CallbackService callbacks, OperatorCallbacks operatorCallbacks, DeliveryService deliveries) {
         this.session = session;
         this.callbacks = callbacks;
+        this.operatorCallbacks = operatorCallbacks;
         this.deliveries = deliveries;
     }
 
     void list(Context ctx) {
         Viewer viewer = session.require(ctx);
-        List<Callback> list = callbacks.ofAccounts(viewer.accountIds());
+        List<Callback> list = operatorCallbacks.ofAccounts(viewer.accountIds());
         Map<Long, DeliveryActivity.LastAttempt> last = deliveries.lastAttempts(list.stream().map(Callback::id).toList());
         Map<String, Object> p = new HashMap<>();
         p.put("rows", list.stream().map(c -> new Row(c, last.get(c.id()))).toList());
@@ -71,7 +74,7 @@ public final class CallbacksPage {
     }
 
     private Callback visible(Viewer viewer, long id) {
-        Callback c = callbacks.find(id).orElseThrow(ServiceException::notFound);
+        Callback c = operatorCallbacks.show(id);
         if (!viewer.canSee(c.accountId())) throw ServiceException.notFound();
         return c;
     }

@@ -27,7 +27,7 @@ public final class ConsoleRoutes {
         r.post("/console/sign-in", ConsolePage.of(signIn::submit));
         r.post("/console/sign-out", ConsolePage.of(signIn::signOut));
 
-        var apps = new ApplicationsPage(session, s.applications(), s.callbacks(), s.oauth().grants(), s.accounts());
+        var apps = new ApplicationsPage(session, s.applications(), s.operatorCallbacks(), s.oauth().grants(), s.accounts());
         r.get("/console/applications", ConsolePage.of(apps::show));
         r.post("/console/applications", ConsolePage.of(apps::create));
         r.post("/console/applications/{client_id}/rotate-secret", ConsolePage.of(apps::rotateSecret));
@@ -36,7 +36,7 @@ public final class ConsoleRoutes {
         r.get("/console/grants", ConsolePage.of(grants::show));
         r.post("/console/grants/revoke", ConsolePage.of(grants::revoke));
 
-        var callbacks = new CallbacksPage(session, s.callbacks(), s.deliveries());
+        var callbacks = new CallbacksPage(session, s.callbacks(), s.operatorCallbacks(), s.deliveries());
         r.get("/console/callbacks", ConsolePage.of(callbacks::list));
         r.post("/console/callbacks/{id}/resend", ConsolePage.of(callbacks::resend));
         r.get("/console/callbacks/{id}/deliveries", ConsolePage.of(callbacks::deliveries));

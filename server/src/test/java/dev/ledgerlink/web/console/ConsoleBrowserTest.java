@@ -139,7 +139,7 @@ class ConsoleBrowserTest {
                 browser.findElement(By.cssSelector("form[action='/console/callbacks/" + callback.id() + "/resend'] button")).click();
                 browser.findElement(By.xpath("//p[@role='status'][contains(., 'A fresh verification code')]"));
                 receiver.await(2, r -> r.body().startsWith("name=callback.verify"));
-                assertFalse(s.callbacks().find(callback.id()).orElseThrow().verified());
+                assertFalse(s.operatorCallbacks().show(callback.id()).verified());
 
                 // Revoke the grant: every token of the user and application ends.
                 browser.findElement(By.linkText("Grants")).click();
