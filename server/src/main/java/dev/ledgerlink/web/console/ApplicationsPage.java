@@ -56,8 +56,8 @@ public final class ApplicationsPage {
     void create(Context ctx) {
         Viewer viewer = session.requireForm(ctx);
         requireDevMode(viewer);
-        Draft draft = new Draft(orEmpty(ctx.formParam("name")), orEmpty(ctx.formParam("account_id")),
-                orEmpty(ctx.formParam("redirect_uris")), ctx.formParams("scope"));
+        Draft draft = new Draft(ConsolePage.field(ctx, "name"), ConsolePage.field(ctx, "account_id"),
+                ConsolePage.field(ctx, "redirect_uris"), ctx.formParams("scope"));
         if (!viewer.canSee(draft.accountId())) {
             render(ctx, viewer, null, "Choose one of your accounts for the application.", draft, HttpStatus.UNPROCESSABLE_CONTENT);
             return;
@@ -109,9 +109,5 @@ public final class ApplicationsPage {
         p.put("scopes", Scopes.all().stream().map(s -> new ScopeOption(s, Scopes.describe(s))).toList());
         ctx.status(status);
         ConsolePage.render(ctx, viewer, "applications", "applications.jte", p);
-    }
-
-    private static String orEmpty(String s) {
-        return s == null ? "" : s;
     }
 }

@@ -61,6 +61,12 @@ final class ConsolePage {
         return b.append('.').toString();
     }
 
+    /** A form field as typed, "" when absent. */
+    static String field(Context ctx, String name) {
+        String v = ctx.formParam(name);
+        return v == null ? "" : v;
+    }
+
     /** A positive id from the path, or 404. */
     static long pathId(Context ctx, String name) {
         return positive(ctx.pathParam(name)).orElseThrow(ServiceException::notFound);

@@ -38,8 +38,8 @@ public final class TestEventPage {
 
     void publish(Context ctx) {
         Viewer viewer = session.requireForm(ctx);
-        Draft d = new Draft(orEmpty(ctx.formParam("account_id")), orEmpty(ctx.formParam("name")),
-                orEmpty(ctx.formParam("object_id")).trim(), orEmpty(ctx.formParam("user_id")).trim());
+        Draft d = new Draft(ConsolePage.field(ctx, "account_id"), ConsolePage.field(ctx, "name"),
+                ConsolePage.field(ctx, "object_id").trim(), ConsolePage.field(ctx, "user_id").trim());
         if (!viewer.canSee(d.accountId())) {
             render(ctx, viewer, d, "Choose one of your accounts.", HttpStatus.UNPROCESSABLE_CONTENT);
             return;
@@ -73,9 +73,5 @@ public final class TestEventPage {
     /** A number as typed; anything else becomes null, which the publisher refuses with the field's rule. */
     private static Long number(String s) {
         return s.matches("\\d{1,18}") ? Long.valueOf(s) : null;
-    }
-
-    private static String orEmpty(String s) {
-        return s == null ? "" : s;
     }
 }

@@ -8,7 +8,9 @@ import dev.ledgerlink.callbacks.Callback;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.oauth.BrowserSession;
 import dev.ledgerlink.oauth.TokenPrincipal;
+import dev.ledgerlink.testing.Cli;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.util.Map;
@@ -96,6 +98,26 @@ class ConsoleAccessTest {
             assertEquals(422, elsewhere.status());
             assertTrue(elsewhere.body().contains("Choose one of your accounts"), elsewhere.body());
             assertFalse(b.get("/console/grants").body().contains(theirs.user().email()));
+        }
+    }
+
+    @Test
+    void anApplicationCreatedOnTheCommandLineForAnAccountIsOneOfItsApplications() {
+        TestDatabases.TestDb db = TestDatabases.fresh();
+        try (TestServer server = TestServer.start(b -> b.set(Setting.DB_URL, db.url()).set(Setting.DB_USER, db.user())
+                .set(Setting.DB_PASSWORD, db.password()))) {
+            Fixtures f = Fixtures.create(server);
+            Cli.Result created = new Cli(db).run("apps", "create", "--name", "CLI Made", "--redirect-uri", "https://cli.example.com/cb",
+                    "--scope", "user:profile:read", "--account", f.account().accountId(), "--json");
+            assertEquals(0, created.exitCode(), created.out() + created.err());
+            String clientId = created.json().get("client_id").asText();
+            assertEquals(f.account().accountId(), server.services().applications().findByClientId(clientId).orElseThrow().ownerAccountId());
+            BrowserSession b = new BrowserSession(server.baseUrl());
+            signIn(b, f.user().email(), f.password());
+            assertTrue(b.get("/console/applications").body().contains(clientId));
+            Cli.Result unknown = new Cli(db).run("apps", "create", "--name", "Nowhere", "--redirect-uri", "https://cli.example.com/cb",
+                    "--scope", "user:profile:read", "--account", "NOSUCH");
+            assertTrue(unknown.exitCode() != 0 && (unknown.out() + unknown.err()).contains("no account has the id NOSUCH"), unknown.out() + unknown.err());
         }
     }
 
