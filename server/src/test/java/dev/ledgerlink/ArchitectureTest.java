@@ -40,8 +40,7 @@ class ArchitectureTest {
             capability("events"),
             capability("callbacks", "accounts", "oauth", "events"),
             capability("delivery", "callbacks", "oauth"),
-            capability("sandbox", "accounts", "callbacks", "events", "oauth"),
-            capability("views", "accounts", "callbacks", "delivery", "oauth"),
+            capability("sandbox", "accounts", "oauth", "events", "callbacks"),
             front("web"),
             front("cli"));
 

@@ -4,7 +4,6 @@ import dev.ledgerlink.Services;
 import dev.ledgerlink.delivery.DeliveryJson;
 import dev.ledgerlink.delivery.DeliveryRecord;
 import dev.ledgerlink.delivery.DeliveryService;
-import dev.ledgerlink.views.AdminJson;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -75,7 +74,7 @@ final class DeliveriesCommand {
         @Override
         void run(Services s) {
             DeliveryService.Recovered r = s.deliveries().recover(null, callbackId, since, until);
-            print(Map.of("recover", AdminJson.recover(r)), r.requeued() + " deliveries of callback " + callbackId
+            print(Map.of("recover", DeliveryJson.recovered(r)), r.requeued() + " deliveries of callback " + callbackId
                     + " queued again" + (r.requeued() == 0 ? "" : ", due from " + r.firstDueAt() + " to " + r.lastDueAt()));
         }
     }

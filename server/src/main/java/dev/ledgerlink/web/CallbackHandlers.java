@@ -2,10 +2,11 @@ package dev.ledgerlink.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.callbacks.Callback;
+import dev.ledgerlink.callbacks.CallbackJson;
 import dev.ledgerlink.callbacks.CallbackPage;
 import dev.ledgerlink.callbacks.CallbackSearch;
 import dev.ledgerlink.callbacks.CallbackService;
-import dev.ledgerlink.callbacks.CallbackJson;
+import dev.ledgerlink.callbacks.UpdatedAt;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.oauth.TokenPrincipal;

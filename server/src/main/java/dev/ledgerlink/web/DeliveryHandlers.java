@@ -5,7 +5,6 @@ import dev.ledgerlink.callbacks.CallbackSearch;
 import dev.ledgerlink.delivery.DeliveryJson;
 import dev.ledgerlink.delivery.CallbackHistory;
 import dev.ledgerlink.oauth.TokenPrincipal;
-import dev.ledgerlink.views.AdminJson;
 import io.javalin.http.Context;
 import java.util.Map;
 
@@ -40,6 +39,6 @@ final class DeliveryHandlers {
         long id = PathIds.callbackId(ctx);
         JsonNode body = RequestBodies.objectBody(ctx);
         var r = history.recover(who, ctx.pathParam("account_id"), id, RecoverJson.text(body, "since"), RecoverJson.text(body, "until"));
-        ctx.json(Map.of("response", Map.of("result", AdminJson.recover(r))));
+        ctx.json(Map.of("response", Map.of("result", DeliveryJson.recovered(r))));
     }
 }
