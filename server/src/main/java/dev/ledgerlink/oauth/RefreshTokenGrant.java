@@ -4,6 +4,7 @@ import static dev.ledgerlink.oauth.OAuthError.invalidGrant;
 import static dev.ledgerlink.oauth.OAuthError.invalidRequest;
 
 import dev.ledgerlink.accounts.Application;
+import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.secrets.Hashes;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,11 +29,13 @@ public final class RefreshTokenGrant {
     private final Jdbi jdbi;
     private final TokenService tokens;
     private final Duration replayWindow;
+    private final OperatorNotices notices;
 
-    public RefreshTokenGrant(Jdbi jdbi, TokenService tokens, Duration replayWindow) {
+    public RefreshTokenGrant(Jdbi jdbi, TokenService tokens, Duration replayWindow, OperatorNotices notices) {
         this.jdbi = jdbi;
         this.tokens = tokens;
         this.replayWindow = replayWindow;
+        this.notices = notices;
     }
 
     public TokenResponse exchange(Application client, String refreshToken) {
@@ -84,7 +87,12 @@ public final class RefreshTokenGrant {
         String used = "refresh token was already used at " + token.usedAt() + "; a newer one was issued";
         Instant now = tokens.now();
         if (Duration.between(token.usedAt(), now).compareTo(replayWindow) <= 0) return invalidGrant(used);
-        jdbi.useTransaction(h -> tokens.revokeGrant(h, token.grantId()));
+        jdbi.useTransaction(h -> {
+            // The operator hears of it once: when this replay ended tokens that were still live.
+            if (tokens.revokeGrant(h, token.grantId()) > 0) {
+                notices.grantRevoked(h, token.grantId(), token.userId(), token.applicationId(), "refresh token replay", now);
+            }
+        });
         return invalidGrant(used + ". Presented again " + Duration.between(token.usedAt(), now).toSeconds()
                 + " s later, it is treated as stolen: every token of this authorization is now revoked");
     }

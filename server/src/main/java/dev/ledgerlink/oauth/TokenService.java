@@ -78,11 +78,11 @@ public final class TokenService implements AccessTokenVerifier {
     }
 
     /** Ends every token of a grant: its refresh tokens and the access tokens issued with them. */
-    void revokeGrant(Handle h, long grantId) {
+    /** Ends every token of a grant; returns how many were still live. */
+    int revokeGrant(Handle h, long grantId) {
         TokenStore store = h.attach(TokenStore.class);
         Instant now = now();
-        store.revokeRefreshTokensOfGrant(grantId, now);
-        store.revokeAccessTokensOfGrant(grantId, now);
+        return store.revokeRefreshTokensOfGrant(grantId, now) + store.revokeAccessTokensOfGrant(grantId, now);
     }
 
     /** Whole microseconds: what both databases store, so a stored instant reads back exactly. */
