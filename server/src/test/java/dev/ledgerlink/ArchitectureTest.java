@@ -33,12 +33,14 @@ class ArchitectureTest {
             foundation("secrets", "config"),
             foundation("store", "config"),
             foundation("json", "errors"),
+            foundation("paging", "errors"),
             foundation("signature"),
             capability("accounts"),
             capability("oauth", "accounts"),
             capability("events"),
             capability("callbacks", "accounts", "oauth", "events"),
             capability("delivery", "callbacks", "oauth"),
+            capability("sandbox", "accounts", "oauth", "events", "callbacks"),
             front("web"),
             front("cli"));
 

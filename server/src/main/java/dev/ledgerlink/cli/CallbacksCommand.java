@@ -1,9 +1,9 @@
 package dev.ledgerlink.cli;
 
+import dev.ledgerlink.callbacks.CallbackJson;
 import dev.ledgerlink.Services;
 import dev.ledgerlink.callbacks.Callback;
 import dev.ledgerlink.paging.Paging;
-import dev.ledgerlink.web.AdminJson;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,7 +32,7 @@ final class CallbacksCommand {
             StringBuilder human = new StringBuilder();
             for (Callback c : p.items()) human.append(line(c)).append('\n');
             human.append(PageOptions.footer(p, "callbacks"));
-            print(AdminJson.page(p, "callbacks", AdminJson::callback), human.toString());
+            print(p.json("callbacks", CallbackJson::operatorView), human.toString());
         }
     }
 
@@ -46,7 +46,7 @@ final class CallbacksCommand {
         @Override
         final void run(Services s) {
             Callback c = apply(s, id);
-            print(Map.of("callback", AdminJson.callback(c)), line(c));
+            print(Map.of("callback", CallbackJson.operatorView(c)), line(c));
         }
     }
 

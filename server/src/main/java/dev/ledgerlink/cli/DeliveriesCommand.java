@@ -4,6 +4,10 @@ import dev.ledgerlink.Services;
 import dev.ledgerlink.delivery.DeliveryJson;
 import dev.ledgerlink.delivery.DeliveryRecord;
 import dev.ledgerlink.delivery.DeliveryService;
+import dev.ledgerlink.delivery.Recovery;
+import dev.ledgerlink.errors.Validation;
+import dev.ledgerlink.paging.Paging;
+import java.time.Instant;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -14,19 +18,34 @@ import picocli.CommandLine.Parameters;
         subcommands = {DeliveriesCommand.ListDeliveries.class, DeliveriesCommand.Redeliver.class, DeliveriesCommand.Recover.class})
 final class DeliveriesCommand {
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "A callback's deliveries, newest first, each attempt with its time, status, duration and error.")
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "Deliveries, newest first, with every attempt: of one callback, in one state, queued in a time window.")
     static final class ListDeliveries extends ServiceCommand {
-        @Option(names = "--callback", required = true, paramLabel = "ID", description = "The callback's id (callbackid).")
-        long callbackId;
+        @Option(names = "--callback", paramLabel = "ID")
+        Long callbackId;
+
+        @Option(names = "--state", description = "pending, delivered or dropped.")
+        String state;
+
+        @Option(names = "--since", paramLabel = "INSTANT", description = "Queued at or after (ISO-8601, e.g. 2026-11-20T08:00:00Z).")
+        String since;
+
+        @Option(names = "--until", paramLabel = "INSTANT", description = "Queued before (ISO-8601).")
+        String until;
 
         @Mixin
         PageOptions pages;
 
         @Override
         void run(Services s) {
-            DeliveryService.DeliveryPage p = s.deliveries().history(null, callbackId, pages.page, pages.perPage);
+            Validation v = new Validation();
+            Instant from = since == null ? null : Recovery.parseInstant(since, "since", v);
+            Instant to = until == null ? null : Recovery.parseInstant(until, "until", v);
+            v.throwIfInvalid();
+            if (callbackId != null) s.operatorCallbacks().show(callbackId);   // an unknown callback is an error, not an empty list
+            Paging.Page<DeliveryRecord> p = s.deliveries().search(callbackId, state, from, to, pages.paging());
             StringBuilder human = new StringBuilder();
-            for (DeliveryRecord d : p.deliveries()) {
+            for (DeliveryRecord d : p.items()) {
                 human.append("delivery ").append(d.id()).append("  ").append(d.name()).append("  ").append(d.state())
                         .append("  created ").append(d.createdAt());
                 if (d.dropReason() != null) human.append("  (").append(d.dropReason()).append(')');
@@ -40,8 +59,8 @@ final class DeliveriesCommand {
                     human.append('\n');
                 }
             }
-            human.append(PageOptions.footer(p.page(), p.pages(), p.total(), "deliveries"));
-            print(DeliveryJson.page(p), human.toString());
+            human.append(PageOptions.footer(p, "deliveries"));
+            print(p.json("deliveries", DeliveryJson::of), human.toString());
         }
     }
 
@@ -74,7 +93,7 @@ final class DeliveriesCommand {
         @Override
         void run(Services s) {
             DeliveryService.Recovered r = s.deliveries().recover(null, callbackId, since, until);
-            print(Map.of("recover", dev.ledgerlink.web.AdminJson.recover(r)), r.requeued() + " deliveries of callback " + callbackId
+            print(Map.of("recover", DeliveryJson.recovered(r)), r.requeued() + " deliveries of callback " + callbackId
                     + " queued again" + (r.requeued() == 0 ? "" : ", due from " + r.firstDueAt() + " to " + r.lastDueAt()));
         }
     }

@@ -1,9 +1,9 @@
 package dev.ledgerlink.cli;
 
+import dev.ledgerlink.oauth.GrantJson;
 import dev.ledgerlink.Services;
 import dev.ledgerlink.oauth.Grants;
 import dev.ledgerlink.paging.Paging;
-import dev.ledgerlink.web.AdminJson;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,7 +33,7 @@ final class GrantsCommand {
             StringBuilder human = new StringBuilder();
             for (Grants.Grant g : p.items()) human.append(line(g)).append('\n');
             human.append(PageOptions.footer(p, "grants"));
-            print(AdminJson.page(p, "grants", AdminJson::grant), human.toString());
+            print(p.json("grants", GrantJson::of), human.toString());
         }
     }
 
@@ -46,7 +46,7 @@ final class GrantsCommand {
         @Override
         void run(Services s) {
             Grants.Grant g = s.oauth().grants().revoke(id);
-            print(Map.of("grant", AdminJson.grant(g)), line(g) + "\nrevoked");
+            print(Map.of("grant", GrantJson.of(g)), line(g) + "\nrevoked");
         }
     }
 

@@ -30,6 +30,7 @@ public final class Main {
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler(new Output.FailureHandler());
+        AppsCommand.listScopesInHelp(cli);
         return cli.execute(args);
     }
 

@@ -47,4 +47,16 @@ public final class DeliveryJson {
         m.put("deliveries", list);
         return m;
     }
+
+    /** What a recover did: the window, how many were re-queued, when the first and last fall due. */
+    public static Map<String, Object> recovered(DeliveryService.Recovered r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("callbackid", r.callbackId());
+        m.put("since", r.window().since().toString());
+        m.put("until", r.window().until().toString());
+        m.put("requeued", r.requeued());
+        m.put("first_attempt_at", r.firstDueAt() == null ? null : r.firstDueAt().toString());
+        m.put("last_attempt_at", r.lastDueAt() == null ? null : r.lastDueAt().toString());
+        return m;
+    }
 }

@@ -18,8 +18,11 @@ import org.jdbi.v3.core.Jdbi;
  * is taken as stolen, so the whole grant (its live refresh token and its access tokens) is revoked.
  * Within the window it is taken for a client's own retry race and only refused.
  *
- * <p>One transaction of four statements: read the token, use it with a conditional UPDATE (exactly
- * one of any number of racing requests sees a row count of 1), insert the successor pair.
+ * <p>The whole rotation is here, in order: read the token; refuse it if unknown, another client's,
+ * revoked, used (replay, below) or superseded (a newer authorization of the same user and
+ * application issued another: only the latest is live, see TokenService.issueForNewGrant); use it
+ * once with a conditional UPDATE (exactly one of any number of racing requests sees a row count of
+ * 1); mint the successor pair in the same grant. One transaction; a refusal writes nothing.
  */
 public final class RefreshTokenGrant {
     private final Jdbi jdbi;
@@ -56,7 +59,9 @@ public final class RefreshTokenGrant {
                 throw invalidGrant("refresh token was superseded at " + token.supersededAt()
                         + ": a newer authorization issued another one (only the latest is live)");
             }
-            return tokens.issueForRefresh(store, token);
+            Instant now = tokens.now();
+            if (store.useRefreshToken(token.id(), now) != 1) return Optional.<TokenPair>empty();   // a racing request won
+            return Optional.of(tokens.mintSuccessor(store, token, now));
         });
         if (pair.isPresent()) return TokenResponse.of(pair.get());
         // Another request used it between our read and our update: describe what it is now.

@@ -16,6 +16,17 @@ public record Paging(int page, int perPage) {
 
     /** A page of a list: the items, and where the page sits (pages is at least 1). */
     public record Page<T>(List<T> items, int page, int pages, int perPage, long total) {
+        /** As the admin API and the CLI print a list: {"page", "pages", "per_page", "total", "<name>": [...]}. */
+        public Map<String, Object> json(String name, java.util.function.Function<T, Map<String, Object>> item) {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("page", page);
+            m.put("pages", pages);
+            m.put("per_page", perPage);
+            m.put("total", total);
+            m.put(name, items.stream().map(item).toList());
+            return m;
+        }
+
         public <R> Page<R> map(java.util.function.Function<T, R> f) {
             return new Page<>(items.stream().map(f).toList(), page, pages, perPage, total);
         }

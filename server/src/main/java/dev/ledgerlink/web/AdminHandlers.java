@@ -1,5 +1,7 @@
 package dev.ledgerlink.web;
 
+import dev.ledgerlink.callbacks.CallbackJson;
+import dev.ledgerlink.oauth.GrantJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.Services;
 import dev.ledgerlink.accounts.AccountsJson;
@@ -43,11 +45,11 @@ final class AdminHandlers {
     }
 
     Map<String, ?> grant(Context ctx) {
-        return Map.of("grant", AdminJson.grant(s.oauth().grants().show(PathIds.positive(ctx, "grant_id"))));
+        return Map.of("grant", GrantJson.of(s.oauth().grants().show(PathIds.positive(ctx, "grant_id"))));
     }
 
     Map<String, ?> revokeGrant(Context ctx) {
-        return Map.of("grant", AdminJson.grant(s.oauth().grants().revoke(PathIds.positive(ctx, "grant_id"))));
+        return Map.of("grant", GrantJson.of(s.oauth().grants().revoke(PathIds.positive(ctx, "grant_id"))));
     }
 
     /** Every admin route: the operator key first, then the handler's answer as JSON. */
@@ -60,7 +62,7 @@ final class AdminHandlers {
     }
 
     Map<String, ?> accounts(Context ctx) {
-        return AdminJson.page(s.accounts().page(paging(ctx)), "accounts", AccountsJson::account);
+        return s.accounts().page(paging(ctx)).json("accounts", AccountsJson::account);
     }
 
     Map<String, ?> account(Context ctx) {
@@ -69,7 +71,7 @@ final class AdminHandlers {
     }
 
     Map<String, ?> users(Context ctx) {
-        return AdminJson.page(s.users().page(paging(ctx)), "users", AccountsJson::user);
+        return s.users().page(paging(ctx)).json("users", AccountsJson::user);
     }
 
     Map<String, ?> user(Context ctx) {
@@ -82,12 +84,12 @@ final class AdminHandlers {
         Paging paging = Paging.parse(ctx.queryParamMap(), v);
         Long userId = longParam(ctx, "user_id", v);
         v.throwIfInvalid();
-        return AdminJson.page(s.accounts().members(ctx.queryParam("account_id"), userId, paging), "memberships", AccountsJson::membership);
+        return s.accounts().members(ctx.queryParam("account_id"), userId, paging).json("memberships", AccountsJson::membership);
     }
 
     Map<String, ?> applications(Context ctx) {
         Instant now = s.clock().instant();
-        return AdminJson.page(s.applications().page(paging(ctx)), "applications", a -> AccountsJson.application(a, now));
+        return s.applications().page(paging(ctx)).json("applications", a -> AccountsJson.application(a, now));
     }
 
     Map<String, ?> application(Context ctx) {
@@ -116,8 +118,7 @@ final class AdminHandlers {
         Validation v = new Validation();
         Paging paging = Paging.parse(ctx.queryParamMap(), v);
         v.throwIfInvalid();
-        return AdminJson.page(s.operatorCallbacks().list(ctx.queryParam("state"), ctx.queryParam("account_id"), paging),
-                "callbacks", AdminJson::callback);
+        return s.operatorCallbacks().list(ctx.queryParam("state"), ctx.queryParam("account_id"), paging).json("callbacks", CallbackJson::operatorView);
     }
 
     Map<String, ?> callback(Context ctx) {
@@ -127,7 +128,7 @@ final class AdminHandlers {
     Map<String, ?> recover(Context ctx) {
         JsonNode body = RequestBodies.objectBody(ctx);
         var r = s.deliveries().recover(null, PathIds.positive(ctx, "callback_id"), RecoverJson.text(body, "since"), RecoverJson.text(body, "until"));
-        return Map.of("recover", AdminJson.recover(r));
+        return Map.of("recover", DeliveryJson.recovered(r));
     }
 
     /** ?callback_id, ?state (pending, delivered, dropped), ?since, ?until (ISO-8601 instants, on when each was queued). */
@@ -138,7 +139,7 @@ final class AdminHandlers {
         Instant since = instantParam(ctx, "since", v);
         Instant until = instantParam(ctx, "until", v);
         v.throwIfInvalid();
-        return AdminJson.page(s.deliveries().search(callbackId, ctx.queryParam("state"), since, until, paging), "deliveries", DeliveryJson::of);
+        return s.deliveries().search(callbackId, ctx.queryParam("state"), since, until, paging).json("deliveries", DeliveryJson::of);
     }
 
     /** ?user_id and/or ?application_id (the numeric id or the client_id). */
@@ -149,11 +150,11 @@ final class AdminHandlers {
         String app = ctx.queryParam("application_id");
         v.throwIfInvalid();
         Long applicationId = app == null || app.isBlank() ? null : s.applications().show(app.trim()).id();
-        return AdminJson.page(s.oauth().grants().list(userId, applicationId, paging), "grants", AdminJson::grant);
+        return s.oauth().grants().list(userId, applicationId, paging).json("grants", GrantJson::of);
     }
 
     private static Map<String, ?> callbackJson(Callback c) {
-        return Map.of("callback", AdminJson.callback(c));
+        return Map.of("callback", CallbackJson.operatorView(c));
     }
 
     private static Paging paging(Context ctx) {

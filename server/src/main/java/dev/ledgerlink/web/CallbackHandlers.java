@@ -2,10 +2,11 @@ package dev.ledgerlink.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.callbacks.Callback;
+import dev.ledgerlink.callbacks.CallbackJson;
 import dev.ledgerlink.callbacks.CallbackPage;
 import dev.ledgerlink.callbacks.CallbackSearch;
 import dev.ledgerlink.callbacks.CallbackService;
-import dev.ledgerlink.callbacks.UpdatedAt;
+import dev.ledgerlink.callbacks.CallbackJson;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.oauth.TokenPrincipal;
@@ -44,7 +45,7 @@ final class CallbackHandlers {
         TokenPrincipal who = auth.require(ctx);
         CallbackPage page = callbacks.list(who, accountId(ctx), CallbackSearch.parse(ctx.queryParamMap()));
         Map<String, Object> result = new LinkedHashMap<>();
-        result.put("callbacks", page.callbacks().stream().map(CallbackHandlers::record).toList());
+        result.put("callbacks", page.callbacks().stream().map(CallbackJson::record).toList());
         result.put("page", page.page());
         result.put("pages", page.pages());
         result.put("per_page", page.perPage());
@@ -83,20 +84,8 @@ final class CallbackHandlers {
         ctx.json(Map.of("response", Map.of()));
     }
 
-    static Map<String, Object> record(Callback c) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("callbackid", c.id());
-        r.put("id", c.id());
-        r.put("event", c.event());
-        r.put("uri", c.uri());
-        r.put("verified", c.verified());
-        r.put("disabled", c.disabled());
-        r.put("updated_at", UpdatedAt.format(c.updatedAt()));
-        return r;
-    }
-
     private static Map<String, Object> one(Callback c) {
-        return Map.of("response", Map.of("result", Map.of("callback", record(c))));
+        return Map.of("response", Map.of("result", Map.of("callback", CallbackJson.record(c))));
     }
 
     private static String accountId(Context ctx) {

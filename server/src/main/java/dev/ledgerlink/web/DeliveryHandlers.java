@@ -39,6 +39,6 @@ final class DeliveryHandlers {
         long id = PathIds.callbackId(ctx);
         JsonNode body = RequestBodies.objectBody(ctx);
         var r = history.recover(who, ctx.pathParam("account_id"), id, RecoverJson.text(body, "since"), RecoverJson.text(body, "until"));
-        ctx.json(Map.of("response", Map.of("result", AdminJson.recover(r))));
+        ctx.json(Map.of("response", Map.of("result", DeliveryJson.recovered(r))));
     }
 }

@@ -3,7 +3,7 @@ package dev.ledgerlink.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.errors.ServiceException;
 
-/** The recover call's body fields, shared by the bearer route and the admin route (the answer: {@link AdminJson#recover}). */
+/** The recover call's body fields, shared by the bearer route and the admin route (the answer: {@link dev.ledgerlink.delivery.DeliveryJson#recovered}). */
 final class RecoverJson {
     private RecoverJson() {}
 

@@ -67,6 +67,10 @@ class RecoverTest {
             Scenario sc = failFourOfFive(server, receiver);
             var dropped = server.services().deliveries().search(sc.callbackId(), "dropped", null, null, Paging.of(1, 100));
             assertEquals(4, dropped.total(), "objects 1, 2, 3 and 5 failed twice and were dropped");
+            JsonNode listed = ServerCli.json(server, "deliveries", "list", "--callback", Long.toString(sc.callbackId()), "--state", "dropped",
+                    "--since", sc.since().toString(), "--until", sc.until().toString(), "--json");
+            assertEquals(2, listed.get("total").asInt(), "the operator sees the window's two dropped deliveries first: " + listed);
+            assertEquals(2, ServerCli.run(server, "deliveries", "list", "--callback", "999999").exitCode(), "unknown callback");
             receiver.clear();
             receiver.answer(r -> Receiver.Answer.of(200));
 

@@ -223,7 +223,7 @@ class AdminApiTest {
     }
 
     @Test
-    void theCliListsShowsDisablesAndEnablesCallbacksAndListsAndRevokesGrants() {
+    void theCliListsShowsDisablesAndEnablesCallbacksListsAndRevokesGrantsAndListsAccountsUsersAndMembers() {
         try (TestServer server = server(); Receiver receiver = new Receiver()) {
             var f = new CallbackFixture(server.services());
             long id = f.callback("invoice", receiver.uri(), "code", true);
@@ -242,6 +242,14 @@ class AdminApiTest {
             assertFalse(ServerCli.json(server, "grants", "revoke", Long.toString(pair.grantId()), "--json").at("/grant/active").asBoolean());
             assertEquals(401, server.http.get("/auth/api/v1/users/me", "Authorization", "Bearer " + pair.accessToken()).status());
             assertEquals(2, ServerCli.run(server, "grants", "list").exitCode(), "a user or an application is required");
+
+            JsonNode accounts = ServerCli.json(server, "accounts", "list", "--per-page", "100", "--json");
+            assertTrue(accounts.get("accounts").toString().contains(f.account.accountId()), accounts.toString());
+            assertEquals(f.user.email(), ServerCli.json(server, "users", "list", "--json")
+                    .get("users").findValuesAsText("email").stream().filter(f.user.email()::equals).findFirst().orElse(null));
+            JsonNode members = ServerCli.json(server, "accounts", "members", "--account", f.account.accountId(), "--json");
+            assertEquals(f.user.id(), members.at("/memberships/0/user_id").asLong(), members.toString());
+            assertEquals(2, ServerCli.run(server, "accounts", "list", "--page", "0").exitCode());
         }
     }
 }
