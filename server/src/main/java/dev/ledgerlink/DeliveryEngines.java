@@ -2,6 +2,7 @@ package dev.ledgerlink;
 
 import dev.ledgerlink.callbacks.DisablePolicy;
 import dev.ledgerlink.callbacks.FailureRuns;
+import dev.ledgerlink.config.DeliverySettings;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.DeliveryEngine;
@@ -13,17 +14,18 @@ final class DeliveryEngines {
 
     static DeliveryEngine start(Services services) {
         Settings s = services.settings();
+        DeliverySettings d = DeliverySettings.from(s);
         var config = new DeliveryEngine.Config(
-                new RetrySchedule(s.durations(Setting.DELIVERY_RETRY_SCHEDULE)),
-                new FailureRuns(new DisablePolicy(s.duration(Setting.DELIVERY_DISABLE_AFTER))),
-                s.duration(Setting.DELIVERY_TIMEOUT),
-                s.duration(Setting.DELIVERY_LEASE),
-                s.duration(Setting.DELIVERY_POLL_INTERVAL),
-                Math.max(1, s.integer(Setting.DELIVERY_CONCURRENCY)),
-                Math.max(1, s.integer(Setting.DELIVERY_PER_CALLBACK_CONCURRENCY)),
+                new RetrySchedule(d.retrySchedule()),
+                new FailureRuns(new DisablePolicy(d.disableAfter())),
+                d.timeout(),
+                d.lease(),
+                d.pollInterval(),
+                d.concurrency(),
+                d.perCallbackConcurrency(),
                 !s.flag(Setting.DEV),
                 userAgent());
-        DeliveryEngine engine = new DeliveryEngine(config, services.database(), services.clock(), services.secretBox(), services.metrics());
+        DeliveryEngine engine = new DeliveryEngine(config, services.database(), services.clock(), services.secretBox(), services.metrics(), services.notices());
         services.deliveries().onEnqueued(engine::wake);
         return engine;
     }

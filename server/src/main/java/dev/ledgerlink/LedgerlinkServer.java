@@ -2,9 +2,15 @@ package dev.ledgerlink;
 
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.config.StartupChecks;
 import dev.ledgerlink.delivery.DeliveryEngine;
+import dev.ledgerlink.logging.LogFormat;
+import dev.ledgerlink.notifications.NotificationSender;
+import dev.ledgerlink.notifications.NotificationSettings;
+import dev.ledgerlink.retention.RetentionWorker;
 import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.web.ManagementServer;
 import dev.ledgerlink.web.WebServer;
 import io.javalin.Javalin;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -23,17 +29,20 @@ import java.util.List;
 public final class LedgerlinkServer implements AutoCloseable {
     private final Services services;
     private final Javalin web;
+    private final Javalin management;
     private final List<AutoCloseable> workers;
     private final JvmGcMetrics gcMetrics;
 
-    private LedgerlinkServer(Services services, Javalin web, List<AutoCloseable> workers, JvmGcMetrics gcMetrics) {
+    private LedgerlinkServer(Services services, Javalin web, Javalin management, List<AutoCloseable> workers, JvmGcMetrics gcMetrics) {
         this.services = services;
         this.web = web;
+        this.management = management;
         this.workers = workers;
         this.gcMetrics = gcMetrics;
     }
 
     public static LedgerlinkServer start(Settings settings, Clock clock) {
+        LogFormat.apply(settings);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new ClassLoaderMetrics().bindTo(metrics);
         new JvmMemoryMetrics().bindTo(metrics);
@@ -42,14 +51,30 @@ public final class LedgerlinkServer implements AutoCloseable {
         new UptimeMetrics().bindTo(metrics);
         JvmGcMetrics gc = new JvmGcMetrics();
         gc.bindTo(metrics);
+        StartupChecks.check(settings);   // before the database is touched: no migration runs on a bad configuration
+        for (String unknown : StartupChecks.unknownEnvironment(System.getenv())) {
+            org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn(
+                    "environment variable {} is not a ledgerlink setting and is ignored (a typo? see docs/configuration.md)", unknown);
+        }
         Database db = openDatabase(settings, metrics);
         try {
             Services services = Services.create(settings, clock, db, metrics);
             List<AutoCloseable> workers = new ArrayList<>();
             DeliveryEngine deliveryEngine = DeliveryEngines.start(services);
             workers.add(deliveryEngine);
+            if (settings.get(Setting.BASE_URL).isBlank() && !settings.flag(Setting.DEV)) {
+                org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn("base-url is not set: discovery and the "
+                        + "authorization flow announce this server's bound address (http://host:port); set base-url "
+                        + "(LEDGERLINK_BASE_URL) to the public address clients use");
+            }
+            NotificationSettings.from(settings).ifPresent(n ->
+                    workers.add(new NotificationSender(n, db.jdbi(), clock, metrics)));
+            RetentionWorker retention = RetentionWorker.start(services.retention(), settings.duration(Setting.RETENTION_INTERVAL));
+            if (retention != null) workers.add(retention);
             Javalin web = WebServer.create(services, OperatorKey.forServer(settings)).start(settings.get(Setting.HTTP_HOST), settings.integer(Setting.HTTP_PORT));
-            return new LedgerlinkServer(services, web, workers, gc);
+            Javalin management = ManagementServer.start(services);
+            if (management != null) workers.add(management::stop);
+            return new LedgerlinkServer(services, web, management, workers, gc);
         } catch (RuntimeException e) {
             db.close();
             throw e;
@@ -64,6 +89,9 @@ public final class LedgerlinkServer implements AutoCloseable {
     public Services services() { return services; }
 
     public int port() { return web.port(); }
+
+    /** The port of /metrics, /healthz and /readyz when management.port is set, else -1. */
+    public int managementPort() { return management == null ? -1 : management.port(); }
 
     /** The web server (tests read the route table from it, so a route added later is exercised too). */
     public Javalin web() { return web; }

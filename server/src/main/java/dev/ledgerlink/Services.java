@@ -15,6 +15,10 @@ import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.OAuthServer;
 import dev.ledgerlink.oauth.TokenService;
 import dev.ledgerlink.events.EventPublisher;
+import dev.ledgerlink.notifications.NotificationSettings;
+import dev.ledgerlink.notifications.OperatorNotices;
+import dev.ledgerlink.retention.RetentionRules;
+import dev.ledgerlink.retention.RetentionSweeper;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.secrets.SecretKeys;
 import dev.ledgerlink.store.Database;
@@ -37,7 +41,9 @@ public record Services(
         EventPublisher events,
         CallbackService callbacks,
         CallbackHistory callbackHistory,
-        OperatorCallbacks operatorCallbacks) {
+        OperatorCallbacks operatorCallbacks,
+        OperatorNotices notices,
+        RetentionSweeper retention) {
 
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
@@ -49,19 +55,32 @@ public record Services(
         var secretBox = SecretKeys.load(settings);
         var deliveries = new DeliveryService(jdbi, clock, new Recovery(
                 settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)));
-        var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), deliveries::enqueueVerification);
+        var notices = NotificationSettings.from(settings).isPresent() ? OperatorNotices.on() : OperatorNotices.off();
+        var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), new dev.ledgerlink.callbacks.VerificationRequests() {
+                    @Override
+                    public void enqueue(org.jdbi.v3.core.Handle transaction, long callbackId) {
+                        deliveries.enqueueVerification(transaction, callbackId);
+                    }
+
+                    @Override
+                    public void queued() {
+                        deliveries.enqueued();
+                    }
+                });
         return new Services(settings, clock, database, metrics,
                 users,
                 accounts,
                 applications,
                 tokens,
-                OAuthServer.create(settings, clock, jdbi, tokens, users, applications),
+                OAuthServer.create(settings, clock, jdbi, tokens, users, applications, notices),
                 secretBox,
                 deliveries,
                 new EventPublisher(jdbi, clock, deliveries::fanOut, deliveries::enqueued),
                 callbacks,
                 new CallbackHistory(callbacks, deliveries),
-                new OperatorCallbacks(jdbi, clock, deliveries::dropPending));
+                new OperatorCallbacks(jdbi, clock, deliveries::dropPending),
+                notices,
+                new RetentionSweeper(jdbi, clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics));
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

@@ -35,12 +35,15 @@ class ArchitectureTest {
             foundation("json", "errors"),
             foundation("paging", "errors"),
             foundation("signature"),
+            foundation("logging", "config"),
             capability("accounts"),
-            capability("oauth", "accounts"),
+            capability("notifications"),
+            capability("oauth", "accounts", "notifications"),
             capability("events"),
             capability("callbacks", "accounts", "oauth", "events"),
-            capability("delivery", "callbacks", "oauth"),
+            capability("delivery", "callbacks", "oauth", "notifications"),
             capability("sandbox", "accounts", "oauth", "events", "callbacks"),
+            capability("retention", "delivery", "events", "oauth", "notifications"),
             front("web"),
             front("cli"));
 

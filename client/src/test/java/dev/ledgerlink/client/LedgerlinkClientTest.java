@@ -10,6 +10,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.oauth.BrowserSession;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
@@ -23,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The Java client library against the real server over loopback: the whole life of an integration. */
+@LedgerlinkTest
 class LedgerlinkClientTest {
     static TestServer server;
 

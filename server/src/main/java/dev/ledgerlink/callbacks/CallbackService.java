@@ -55,10 +55,14 @@ public final class CallbackService {
         CallbackAccess.requireScopeFor(principal, event);
         Transition t = CallbackStateMachine.apply(null, Trigger.REGISTER);
         String code = RandomTokens.urlSafe(CODE_BYTES);
-        long id = jdbi.withExtension(CallbackStore.class, s -> s.insert(accountId, principal.applicationId(), principal.userId(),
-                event, EventCatalog.nounOf(event), uri, secretBox.seal(code), Hashes.sha256Hex(code), now()));
+        long id = jdbi.inTransaction(h -> {
+            long created = h.attach(CallbackStore.class).insert(accountId, principal.applicationId(), principal.userId(),
+                    event, EventCatalog.nounOf(event), uri, secretBox.seal(code), Hashes.sha256Hex(code), now());
+            if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.enqueue(h, created);
+            return created;
+        });
         LOG.info("callback {} registered for {} in account {}", id, event, accountId);
-        if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.enqueue(id);
+        if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.queued();
         return load(principal, accountId, id);
     }
 
@@ -171,9 +175,12 @@ public final class CallbackService {
     private void reissue(Callback c, Transition t, String event, String uri) {
         if (!t.has(Effect.ISSUE_NEW_CODE)) throw new IllegalStateException("a reissue must issue a new code");
         String code = RandomTokens.urlSafe(CODE_BYTES);
-        jdbi.useExtension(CallbackStore.class, s -> s.reissue(c.id(), event, EventCatalog.nounOf(event), uri,
-                secretBox.seal(code), Hashes.sha256Hex(code), now()));
-        if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.enqueue(c.id());
+        jdbi.useTransaction(h -> {
+            h.attach(CallbackStore.class).reissue(c.id(), event, EventCatalog.nounOf(event), uri,
+                    secretBox.seal(code), Hashes.sha256Hex(code), now());
+            if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.enqueue(h, c.id());
+        });
+        if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.queued();
     }
 
     private Instant now() {

@@ -28,6 +28,8 @@ public final class CallbackStateMachine {
         CHANGE_URI,
         /** The delivery engine saw only failures for the whole disable window. */
         FAILING_TOO_LONG,
+        /** The endpoint answered 410 Gone (Standard Webhooks: it will never come back). */
+        ENDPOINT_GONE,
         /** DELETE on the callback. */
         DELETE,
         /** An operator disables it (admin API or CLI), whatever its delivery record. */
@@ -97,6 +99,12 @@ public final class CallbackStateMachine {
                 case DISABLED -> to(State.DISABLED);
                 // Nothing is delivered to an unverified callback, so it cannot fail for long.
                 default -> throw new IllegalTransition(from, trigger);
+            };
+            case ENDPOINT_GONE -> switch (from) {
+                case VERIFIED -> to(State.DISABLED, Effect.STOP_NOTIFICATIONS, Effect.DROP_PENDING);
+                // An unverified callback's verification request answered 410 is simply not retried:
+                // the callback stays unverified, and a resend tries the endpoint again.
+                default -> to(from);
             };
             case DELETE -> to(State.DELETED, Effect.STOP_NOTIFICATIONS, Effect.DROP_PENDING);
             case OPERATOR_DISABLE -> switch (from) {

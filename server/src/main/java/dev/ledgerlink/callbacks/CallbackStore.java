@@ -96,6 +96,10 @@ public interface CallbackStore {
             where id = :id and disabled = false and failing_since is not null and failing_since <= :cutoff""")
     int disableIfFailingSince(long id, Instant cutoff, Instant now);
 
+    /** Its endpoint is gone (410): disabled at once, whatever its run of failures. */
+    @SqlUpdate("update callbacks set disabled = true, updated_at = :now where id = :id and disabled = false")
+    int disable(long id, Instant now);
+
     // The operators' view, across accounts and applications. state: unverified, verified or disabled (null: all).
     String OPERATOR_FILTERS = """
             where (cast(:accountId as varchar(16)) is null or account_id = :accountId)

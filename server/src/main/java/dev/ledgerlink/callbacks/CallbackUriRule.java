@@ -1,6 +1,7 @@
 package dev.ledgerlink.callbacks;
 
 import dev.ledgerlink.net.LoopbackHost;
+import dev.ledgerlink.net.PublicAddresses;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;

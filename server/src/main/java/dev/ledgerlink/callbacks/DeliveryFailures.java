@@ -27,4 +27,12 @@ public interface DeliveryFailures {
      *         effects on what it owns ({@link CallbackStateMachine.Effect#DROP_PENDING})
      */
     Optional<Transition> failed(Handle h, long callbackId, State state, Instant failingSince, Instant now);
+
+    /**
+     * The endpoint answered 410 Gone ({@link DisablePolicy#endpointGone}): the callback takes
+     * {@link CallbackStateMachine.Trigger#ENDPOINT_GONE} at once, without waiting for the window.
+     *
+     * @return the transition taken when this disabled the callback, as for {@link #failed}
+     */
+    Optional<Transition> gone(Handle h, long callbackId, State state, Instant now);
 }

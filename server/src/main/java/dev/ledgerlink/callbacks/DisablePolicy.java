@@ -15,6 +15,14 @@ public record DisablePolicy(Duration window) {
         return failingSince != null && !now.isBefore(failingSince.plus(window));
     }
 
+    /**
+     * An endpoint answering 410 Gone has its callback disabled at once, without retries (the
+     * Standard Webhooks recommendation: the receiver says the endpoint will never come back).
+     */
+    public static boolean endpointGone(Integer status) {
+        return status != null && status == 410;
+    }
+
     /** Callbacks failing since this instant or earlier are to be disabled at {@code now}. */
     public Instant cutoff(Instant now) {
         return now.minus(window);

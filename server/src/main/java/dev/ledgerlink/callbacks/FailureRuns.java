@@ -49,4 +49,12 @@ public final class FailureRuns implements DeliveryFailures {
         LOG.info("callback {} disabled: every attempt failed since {}", callbackId, failingSince);
         return Optional.of(t);
     }
+
+    @Override
+    public Optional<Transition> gone(Handle h, long callbackId, State state, Instant now) {
+        Transition t = CallbackStateMachine.apply(state, Trigger.ENDPOINT_GONE);
+        if (!t.has(Effect.STOP_NOTIFICATIONS) || h.attach(CallbackStore.class).disable(callbackId, now) == 0) return Optional.empty();
+        LOG.info("callback {} disabled: its endpoint answered 410 Gone", callbackId);
+        return Optional.of(t);
+    }
 }

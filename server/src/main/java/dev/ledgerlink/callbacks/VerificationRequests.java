@@ -6,7 +6,13 @@ package dev.ledgerlink.callbacks;
  * the callback's row (uri, sealed code) when it sends, so a resend that replaced the code in the
  * meantime is what goes out.
  */
-@FunctionalInterface
 public interface VerificationRequests {
-    void enqueue(long callbackId);
+    /**
+     * Queues the request in the caller's transaction: the callback's row and its verification request
+     * commit together, so a crash between them cannot leave a callback that never gets its code.
+     */
+    void enqueue(org.jdbi.v3.core.Handle transaction, long callbackId);
+
+    /** After the commit: lets the sender know there is work. */
+    void queued();
 }

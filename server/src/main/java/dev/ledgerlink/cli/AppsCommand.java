@@ -26,7 +26,7 @@ final class AppsCommand {
         List<String> redirectUris = new ArrayList<>();
 
         @Option(names = "--scope", required = true, arity = "1..*", completionCandidates = ScopeNames.class,
-                description = "Scopes the application may be granted, one or more of:%n  ${COMPLETION-CANDIDATES}")
+                description = "Scopes the application may be granted, one or more of those listed below.")
         List<String> scopes = new ArrayList<>();
 
         @Option(names = "--dev", description = "Allow http redirect URIs on loopback hosts (development).")
@@ -112,6 +112,13 @@ final class AppsCommand {
         return "application " + a.id() + " (" + a.name() + ")\nclient_id: " + a.clientId()
                 + "\nredirect URIs: " + String.join(" ", a.redirectUris())
                 + "\nscopes: " + String.join(" ", a.scopes());
+    }
+
+    /** Lists the scope catalog under `apps create --help`, one per line (picocli would break names inside a description). */
+    static void listScopesInHelp(picocli.CommandLine root) {
+        root.getSubcommands().get("apps").getSubcommands().get("create").getCommandSpec().usageMessage()
+                .footerHeading("%nValid scopes (--scope):%n")
+                .footer(dev.ledgerlink.accounts.Scopes.all().stream().map(scope -> "  " + scope).toArray(String[]::new));
     }
 
     /** The scope catalog, for --scope's help and shell completion. */

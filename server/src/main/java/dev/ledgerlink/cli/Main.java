@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
                 "LEDGERLINK_DB_URL) names another. Commands that print a result take --json for one",
                 "JSON object on stdout. `ledgerlink COMMAND --help` lists a command's options."},
         subcommands = {ServeCommand.class, AccountsCommand.class, UsersCommand.class, AppsCommand.class, EventsCommand.class, DeliveriesCommand.class, TokensCommand.class, SeedCommand.class,
-                CallbacksCommand.class, GrantsCommand.class,
+                CallbacksCommand.class, GrantsCommand.class, JanitorCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main {
 
@@ -30,6 +30,7 @@ public final class Main {
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler(new Output.FailureHandler());
+        AppsCommand.listScopesInHelp(cli);
         return cli.execute(args);
     }
 

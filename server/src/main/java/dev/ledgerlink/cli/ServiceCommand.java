@@ -23,6 +23,7 @@ abstract class ServiceCommand implements Callable<Integer> {
     @Override
     public final Integer call() {
         Settings settings = adjust(store.settingsBuilder()).build();
+        dev.ledgerlink.logging.LogFormat.apply(settings);
         Services services = store.open(settings);
         try {
             run(services);

@@ -37,6 +37,17 @@ public enum Setting {
     DELIVERY_LEASE("delivery.lease", "PT60S", "How long a claimed delivery stays with its worker before another may take it over."),
     DELIVERY_RECOVER_SPACING("delivery.recover-spacing", "PT0.2S", "Recover: the n-th re-queued delivery of a callback falls due n times this after the recover, so the endpoint is not flooded."),
     DELIVERY_RECOVER_MAX_WINDOW("delivery.recover-max-window", "P30D", "Recover: the longest since..until window one recover may name."),
+    RETENTION_DELIVERIES("retention.deliveries", "P30D", "Delivered and dropped deliveries, with their attempts, are removed this long after they finished."),
+    RETENTION_EVENTS("retention.events", "P30D", "Events are removed this long after they were published, once no delivery of theirs is left (none pending, the finished ones removed); their Idempotency-Key is forgotten with them."),
+    RETENTION_TOKENS("retention.tokens", "P90D", "Expired or revoked access tokens, used, superseded or revoked refresh tokens and expired authorization codes are removed this long after; a used refresh token presented after that is unknown rather than detected as a replay. The live refresh token is never removed."),
+    RETENTION_INTERVAL("retention.interval", "PT1H", "How often each server runs the retention sweeper; PT0S turns the background sweeper off (ledgerlink janitor still runs it)."),
+    RETENTION_BATCH_SIZE("retention.batch-size", "500", "Rows the sweeper deletes per statement: each batch is its own short transaction."),
+    NOTIFICATIONS_URL("notifications.url", "", "Operator notifications (callback disabled, deliveries dropped, refresh token replay) are POSTed here as signed JSON; empty turns them off."),
+    NOTIFICATIONS_SECRET("notifications.secret", "", "Standard Webhooks secret (whsec_ followed by base64 of 24 to 64 random bytes) that signs operator notifications; required with notifications.url."),
+    LOG_FORMAT("log.format", "text", "Log lines on stderr: text (one readable line each) or json (one JSON object per line, with the request id; for log collectors)."),
+    MANAGEMENT_PORT("management.port", "", "Port serving /metrics, /healthz and /readyz apart from the API (they then leave the API port); empty: off, served on the API port; 0 picks a free one."),
+    MANAGEMENT_HOST("management.host", "127.0.0.1", "Address the management port binds to."),
+    TRUSTED_PROXIES("http.trusted-proxies", "", "Comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed: the client address (login throttling) is then the last address in it that is not a trusted proxy. Empty: the peer address, X-Forwarded-For ignored."),
     CONSOLE_ENABLED("console.enabled", "false", "Serve the developer console at /console outside development mode (operators sign in with events.operator-key); development mode always serves it.");
 
     private final String key;

@@ -1,8 +1,9 @@
 package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.callbacks.DeliveryFailures;
-import dev.ledgerlink.store.DbTime;
+import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.store.Database;
 import java.time.Clock;
 import java.time.Duration;
@@ -58,7 +59,8 @@ public final class DeliveryEngine implements AutoCloseable {
     private volatile boolean running = true;
     private long lastDepthRefresh;
 
-    public DeliveryEngine(Config config, Database database, Clock clock, SecretBox secretBox, io.micrometer.core.instrument.MeterRegistry registry) {
+    public DeliveryEngine(Config config, Database database, Clock clock, SecretBox secretBox, io.micrometer.core.instrument.MeterRegistry registry,
+                          OperatorNotices notices) {
         this.database = database;
         this.clock = clock;
         this.secretBox = secretBox;
@@ -74,7 +76,7 @@ public final class DeliveryEngine implements AutoCloseable {
         this.metrics = new DeliveryMetrics(registry);
         this.slots = new Semaphore(concurrency);
         this.sender = new DeliverySender(config.timeout(), config.guardTargets(), clock);
-        this.recorder = new ResultRecorder(database.jdbi(), clock, schedule, config.failures(), metrics);
+        this.recorder = new ResultRecorder(database.jdbi(), clock, schedule, config.failures(), metrics, notices);
         this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().start(this::dispatchLoop);
     }
 

@@ -46,11 +46,16 @@ public final class DeliveryService {
      * and no secret is copied here. Returns the delivery id.
      */
     public long enqueueVerification(long callbackId) {
-        long id = jdbi.withHandle(h -> h.createUpdate(DeliveryStore.INSERT_VERIFICATION)
-                .bind("callbackId", callbackId).bind("now", DbTime.now(clock))
-                .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one());
+        long id = jdbi.withHandle(h -> enqueueVerification(h, callbackId));
         enqueued();
         return id;
+    }
+
+    /** In the caller's transaction (the callback's own): the engine is woken by {@link #enqueued()} after the commit. */
+    public long enqueueVerification(org.jdbi.v3.core.Handle h, long callbackId) {
+        return h.createUpdate(DeliveryStore.INSERT_VERIFICATION)
+                .bind("callbackId", callbackId).bind("now", DbTime.now(clock))
+                .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one();
     }
 
     /**

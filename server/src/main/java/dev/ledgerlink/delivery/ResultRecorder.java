@@ -5,13 +5,17 @@ import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
 import dev.ledgerlink.callbacks.CallbackStateMachine.State;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
 import dev.ledgerlink.callbacks.DeliveryFailures;
+import dev.ledgerlink.callbacks.DisablePolicy;
+import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.store.DbTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -25,7 +29,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes outcomes back in batches, one transaction per batch: the attempt rows, each delivery's new
  * state (delivered, retry at, dropped), and each callback's outcome, reported to the callbacks
- * capability ({@link DeliveryFailures}), which may disable it.
+ * capability ({@link DeliveryFailures}), which may disable it: after its failure window, or at once
+ * when the endpoint answers 410 Gone. What the operator must hear about (a callback disabled,
+ * deliveries dropped) goes to the operator notices in the same transaction.
  * State changes apply only while the worker still holds the lease; the attempt is recorded anyway.
  */
 final class ResultRecorder implements AutoCloseable {
@@ -40,16 +46,18 @@ final class ResultRecorder implements AutoCloseable {
     private final RetrySchedule schedule;
     private final DeliveryFailures failures;
     private final DeliveryMetrics metrics;
+    private final OperatorNotices notices;
     private final LinkedBlockingQueue<Result> queue = new LinkedBlockingQueue<>();
     private final Thread writer;
     private volatile boolean running = true;
 
-    ResultRecorder(Jdbi jdbi, Clock clock, RetrySchedule schedule, DeliveryFailures failures, DeliveryMetrics metrics) {
+    ResultRecorder(Jdbi jdbi, Clock clock, RetrySchedule schedule, DeliveryFailures failures, DeliveryMetrics metrics, OperatorNotices notices) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.schedule = schedule;
         this.failures = failures;
         this.metrics = metrics;
+        this.notices = notices;
         this.writer = Thread.ofPlatform().name("delivery-recorder").daemon().start(this::loop);
     }
 
@@ -101,6 +109,9 @@ final class ResultRecorder implements AutoCloseable {
             var dropped = h.prepareBatch(DeliveryStore.MARK_DROPPED);
             Set<Long> succeeded = new LinkedHashSet<>();
             Set<ClaimedDelivery> failedCallbacks = new LinkedHashSet<>();
+            Map<Long, ClaimedDelivery> goneCallbacks = new LinkedHashMap<>();
+            List<ClaimedDelivery> droppedRows = new ArrayList<>();   // in the order of the dropped batch
+            Drops drops = new Drops();
             int nAttempts = 0, nDelivered = 0, nRetries = 0, nDropped = 0;
             for (Result r : batch) {
                 ClaimedDelivery d = r.delivery();
@@ -109,7 +120,7 @@ final class ResultRecorder implements AutoCloseable {
                     dropped.bind("id", d.id()).bind("token", r.token()).bind("attempts", d.attempts())
                             .bind("reason", r.dropReason()).bind("now", now).add();
                     nDropped++;
-                    metrics.dropped.increment();
+                    droppedRows.add(d);
                     continue;
                 }
                 AttemptOutcome o = r.outcome();
@@ -131,6 +142,14 @@ final class ResultRecorder implements AutoCloseable {
                 }
                 metrics.failed.increment();
                 failedCallbacks.add(d);
+                if (DisablePolicy.endpointGone(o.status())) {
+                    dropped.bind("id", d.id()).bind("token", r.token()).bind("attempts", attemptNo)
+                            .bind("reason", "the endpoint answered 410 Gone").bind("now", now).add();
+                    nDropped++;
+                    droppedRows.add(d);
+                    goneCallbacks.putIfAbsent(d.callbackId(), d);
+                    continue;
+                }
                 Optional<Duration> delay = schedule.delayAfter(attemptNo, o.retryAfter());
                 if (delay.isPresent()) {
                     Instant next = now.plus(Jitter.apply(delay.get(), ThreadLocalRandom.current().nextDouble()));
@@ -140,33 +159,65 @@ final class ResultRecorder implements AutoCloseable {
                     dropped.bind("id", d.id()).bind("token", r.token()).bind("attempts", attemptNo)
                             .bind("reason", "no success after " + attemptNo + " attempts").bind("now", now).add();
                     nDropped++;
-                    metrics.dropped.increment();
+                    droppedRows.add(d);
                 }
             }
             if (nAttempts > 0) attempts.execute();
             if (nDelivered > 0) delivered.execute();
             if (nRetries > 0) retries.execute();
-            if (nDropped > 0) dropped.execute();
-            recordCallbackRuns(h, now, succeeded, failedCallbacks);
+            if (nDropped > 0) {
+                // Counted as the database applied them: a row another path dropped first (its
+                // callback was disabled meanwhile) is not dropped, nor told, twice.
+                int[] applied = dropped.execute();
+                for (int i = 0; i < applied.length; i++) {
+                    if (applied[i] != 0) drops.add(droppedRows.get(i), 1);
+                }
+            }
+            recordCallbackRuns(h, now, succeeded, failedCallbacks, goneCallbacks, drops);
+            drops.perCallback.forEach((d, n) -> {
+                metrics.dropped.increment(n);
+                notices.deliveriesDropped(h, d.callbackId(), d.callbackAccountId(), d.uri(), n, now);
+            });
         });
     }
 
+    /** Deliveries dropped in one batch, per callback (the first delivery of a callback stands for it). */
+    private static final class Drops {
+        final Map<ClaimedDelivery, Integer> perCallback = new LinkedHashMap<>();
+        private final Map<Long, ClaimedDelivery> standIn = new LinkedHashMap<>();
+
+        void add(ClaimedDelivery d, int n) {
+            if (n > 0) perCallback.merge(standIn.computeIfAbsent(d.callbackId(), k -> d), n, Integer::sum);
+        }
+    }
+
     /** Reports each callback's outcome of this batch; a failure that disables it drops what was still queued for it. */
-    private void recordCallbackRuns(Handle h, Instant now, Set<Long> succeeded, Set<ClaimedDelivery> failed) {
+    private void recordCallbackRuns(Handle h, Instant now, Set<Long> succeeded, Set<ClaimedDelivery> failed,
+                                    Map<Long, ClaimedDelivery> gone, Drops drops) {
         Set<Long> seen = new LinkedHashSet<>();
+        for (ClaimedDelivery d : gone.values()) {
+            seen.add(d.callbackId());
+            State state = CallbackStateMachine.stateOf(d.verified(), d.disabled());
+            failures.gone(h, d.callbackId(), state, now)
+                    .ifPresent(t -> disabled(h, d, t, "its endpoint answered 410 Gone", now, drops));
+        }
         for (ClaimedDelivery d : failed) {
             if (succeeded.contains(d.callbackId()) || !seen.add(d.callbackId())) continue;
             State state = CallbackStateMachine.stateOf(d.verified(), d.disabled());
-            Optional<Transition> disabled = failures.failed(h, d.callbackId(), state, d.failingSince(), now);
-            if (disabled.isEmpty()) continue;
-            metrics.disabled.increment();
-            if (disabled.get().has(Effect.DROP_PENDING)) {
-                int droppedCount = h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", d.callbackId())
-                        .bind("reason", "callback disabled after failing since " + d.failingSince()).bind("now", now).execute();
-                metrics.dropped.increment(droppedCount);
-            }
+            failures.failed(h, d.callbackId(), state, d.failingSince(), now)
+                    .ifPresent(t -> disabled(h, d, t, "every attempt failed since " + d.failingSince(), now, drops));
         }
         for (Long id : succeeded) failures.succeeded(h, id, now);
+    }
+
+    /** A callback the callbacks capability just disabled: the effects on the queue, and the operator's notice. */
+    private void disabled(Handle h, ClaimedDelivery d, Transition t, String why, Instant now, Drops drops) {
+        metrics.disabled.increment();
+        if (t.has(Effect.DROP_PENDING)) {
+            drops.add(d, h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", d.callbackId())
+                    .bind("reason", "callback disabled: " + why).bind("now", now).execute());
+        }
+        notices.callbackDisabled(h, d.callbackId(), d.callbackAccountId(), d.uri(), why, now);
     }
 
     /** Writes what is still queued, then stops. */

@@ -1,6 +1,7 @@
 package dev.ledgerlink.events;
 
 import dev.ledgerlink.store.DbTime;
+import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.store.Constraints;
 import java.time.Clock;
@@ -30,7 +31,11 @@ public final class EventPublisher {
         this.afterQueued = afterQueued;
     }
 
-    /** What a publisher says happened. {@code idempotencyKey} may be null; a repeat with the same key is a no-op. */
+    /**
+     * What a publisher says happened. {@code idempotencyKey} may be null. A key names one event within
+     * its account: a repeat with the same payload answers with the original event, a different
+     * payload under the same key is a 409 naming the key (decisions.md, "Durability and failure").
+     */
     public record Request(String name, String accountId, Long objectId, Long userId, String idempotencyKey) {}
 
     public Event publish(Request r) {
@@ -43,8 +48,8 @@ public final class EventPublisher {
                         "Idempotency-Key", "must be 1 to " + MAX_IDEMPOTENCY_KEY + " characters")
                 .throwIfInvalid();
         if (r.idempotencyKey() != null) {
-            Optional<Event> earlier = findByIdempotencyKey(r.idempotencyKey());
-            if (earlier.isPresent()) return earlier.get();
+            Optional<Event> earlier = findByIdempotencyKey(r.accountId(), r.idempotencyKey());
+            if (earlier.isPresent()) return sameOrConflict(earlier.get(), r);
         }
         Event event;
         try {
@@ -52,7 +57,7 @@ public final class EventPublisher {
         } catch (RuntimeException e) {
             // Two publishes with one key raced: the other committed first, so this one is its retry.
             if (r.idempotencyKey() != null && Constraints.isUniqueViolation(e)) {
-                return findByIdempotencyKey(r.idempotencyKey()).orElseThrow(() -> e);
+                return sameOrConflict(findByIdempotencyKey(r.accountId(), r.idempotencyKey()).orElseThrow(() -> e), r);
             }
             throw e;
         }
@@ -75,12 +80,26 @@ public final class EventPublisher {
         return new Event(id, r.name(), r.accountId(), r.objectId(), r.userId(), now, fannedOut);
     }
 
-    public Optional<Event> findByIdempotencyKey(String key) {
+    /** The earlier event when the retry carries the same payload; a 409 naming the key when it does not. */
+    private static Event sameOrConflict(Event earlier, Request r) {
+        boolean same = earlier.name().equals(r.name()) && earlier.objectId() == r.objectId() && earlier.userId() == r.userId();
+        if (same) return earlier;
+        throw ServiceException.of(ServiceException.Kind.CONFLICT, "Idempotency-Key '" + printable(r.idempotencyKey())
+                + "' was already used in this account for another event (id " + earlier.id() + ", " + earlier.name()
+                + " of object " + earlier.objectId() + "); use a new key for a new event.");
+    }
+
+    private static String printable(String key) {
+        String clean = key.replaceAll("[^\\x20-\\x7e]", "?");
+        return clean.length() > 60 ? clean.substring(0, 60) + "…" : clean;
+    }
+
+    public Optional<Event> findByIdempotencyKey(String accountId, String key) {
         return jdbi.withHandle(h -> h.createQuery("""
                         select e.id, e.name, e.account_id, e.object_id, e.user_id, e.created_at,
                                (select count(*) from deliveries d where d.event_id = e.id and d.kind = 'event') as deliveries
-                        from events e where e.idempotency_key = :key""")
-                .bind("key", key)
+                        from events e where e.account_id = :accountId and e.idempotency_key = :key""")
+                .bind("accountId", accountId).bind("key", key)
                 .map((rs, ctx) -> new Event(rs.getLong("id"), rs.getString("name"), rs.getString("account_id"),
                         rs.getLong("object_id"), rs.getLong("user_id"),
                         ctx.findColumnMapperFor(Instant.class).orElseThrow().map(rs, "created_at", ctx), rs.getInt("deliveries")))

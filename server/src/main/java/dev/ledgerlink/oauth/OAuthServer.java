@@ -3,6 +3,7 @@ package dev.ledgerlink.oauth;
 import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.accounts.UserService;
 import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.config.Settings;
 import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
@@ -25,7 +26,7 @@ public record OAuthServer(
         Grants grants) {
 
     public static OAuthServer create(Settings settings, Clock clock, Jdbi jdbi, TokenService tokens,
-                                     UserService users, ApplicationService applications) {
+                                     UserService users, ApplicationService applications, OperatorNotices notices) {
         var throttle = new LoginThrottle(jdbi, clock, settings.integer(Setting.LOGIN_MAX_FAILURES), settings.duration(Setting.LOGIN_THROTTLE_WINDOW));
         var consents = new Consents(jdbi, clock);
         var codes = new AuthorizationCodes(jdbi, clock, settings.duration(Setting.AUTHORIZATION_CODE_TTL));
@@ -37,7 +38,7 @@ public record OAuthServer(
                 login,
                 new ClientAuthentication(applications),
                 new AuthorizationCodeGrant(jdbi, tokens),
-                new RefreshTokenGrant(jdbi, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW)),
+                new RefreshTokenGrant(jdbi, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW), notices),
                 new Revocation(jdbi, tokens),
                 new OperatorGrant(jdbi, users, applications, consents, tokens),
                 new Introspection(jdbi, clock, applications),

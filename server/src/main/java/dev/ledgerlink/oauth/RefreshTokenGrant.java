@@ -4,6 +4,7 @@ import static dev.ledgerlink.oauth.OAuthError.invalidGrant;
 import static dev.ledgerlink.oauth.OAuthError.invalidRequest;
 
 import dev.ledgerlink.accounts.Application;
+import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.secrets.Hashes;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,18 +19,23 @@ import org.jdbi.v3.core.Jdbi;
  * is taken as stolen, so the whole grant (its live refresh token and its access tokens) is revoked.
  * Within the window it is taken for a client's own retry race and only refused.
  *
- * <p>One transaction of four statements: read the token, use it with a conditional UPDATE (exactly
- * one of any number of racing requests sees a row count of 1), insert the successor pair.
+ * <p>The whole rotation is here, in order: read the token; refuse it if unknown, another client's,
+ * revoked, used (replay, below) or superseded (a newer authorization of the same user and
+ * application issued another: only the latest is live, see TokenService.issueForNewGrant); use it
+ * once with a conditional UPDATE (exactly one of any number of racing requests sees a row count of
+ * 1); mint the successor pair in the same grant. One transaction; a refusal writes nothing.
  */
 public final class RefreshTokenGrant {
     private final Jdbi jdbi;
     private final TokenService tokens;
     private final Duration replayWindow;
+    private final OperatorNotices notices;
 
-    public RefreshTokenGrant(Jdbi jdbi, TokenService tokens, Duration replayWindow) {
+    public RefreshTokenGrant(Jdbi jdbi, TokenService tokens, Duration replayWindow, OperatorNotices notices) {
         this.jdbi = jdbi;
         this.tokens = tokens;
         this.replayWindow = replayWindow;
+        this.notices = notices;
     }
 
     public TokenResponse exchange(Application client, String refreshToken) {
@@ -56,7 +62,9 @@ public final class RefreshTokenGrant {
                 throw invalidGrant("refresh token was superseded at " + token.supersededAt()
                         + ": a newer authorization issued another one (only the latest is live)");
             }
-            return tokens.issueForRefresh(store, token);
+            Instant now = tokens.now();
+            if (store.useRefreshToken(token.id(), now) != 1) return Optional.<TokenPair>empty();   // a racing request won
+            return Optional.of(tokens.mintSuccessor(store, token, now));
         });
         if (pair.isPresent()) return TokenResponse.of(pair.get());
         // Another request used it between our read and our update: describe what it is now.
@@ -79,7 +87,12 @@ public final class RefreshTokenGrant {
         String used = "refresh token was already used at " + token.usedAt() + "; a newer one was issued";
         Instant now = tokens.now();
         if (Duration.between(token.usedAt(), now).compareTo(replayWindow) <= 0) return invalidGrant(used);
-        jdbi.useTransaction(h -> tokens.revokeGrant(h, token.grantId()));
+        jdbi.useTransaction(h -> {
+            // The operator hears of it once: when this replay ended tokens that were still live.
+            if (tokens.revokeGrant(h, token.grantId()) > 0) {
+                notices.grantRevoked(h, token.grantId(), token.userId(), token.applicationId(), "refresh token replay", now);
+            }
+        });
         return invalidGrant(used + ". Presented again " + Duration.between(token.usedAt(), now).toSeconds()
                 + " s later, it is treated as stolen: every token of this authorization is now revoked");
     }

@@ -14,7 +14,7 @@ import org.jdbi.v3.core.Jdbi;
 
 /**
  * Issuing and verifying tokens: the one place a token pair is minted (the grants call
- * {@link #issueForNewGrant} and {@link #issueForRefresh}) and the bearer verification path.
+ * {@link #issueForNewGrant} and {@link #mintSuccessor}) and the bearer verification path.
  *
  * <p>Tokens are 256 random bits, stored only as SHA-256. Only one refresh token per (user,
  * application) is live: a new authorization takes that pair's slot row lock (new authorizations of
@@ -63,14 +63,9 @@ public final class TokenService implements AccessTokenVerifier {
         return mint(new HotTokenStore(h), grantId, userId, applicationId, scopeString, now);
     }
 
-    /**
-     * Inside the caller's transaction: uses {@code used} (exactly one caller wins) and issues its
-     * successor in the same grant. Empty when another request used, superseded or revoked it first.
-     */
-    Optional<TokenPair> issueForRefresh(HotTokenStore store, RefreshTokenRow used) {
-        Instant now = now();
-        if (store.useRefreshToken(used.id(), now) != 1) return Optional.empty();
-        return Optional.of(mint(store, used.grantId(), used.userId(), used.applicationId(), used.scopes(), now));
+    /** Inside the caller's transaction: the successor of a refresh token just used, in the same grant (RefreshTokenGrant). */
+    TokenPair mintSuccessor(HotTokenStore store, RefreshTokenRow used, Instant now) {
+        return mint(store, used.grantId(), used.userId(), used.applicationId(), used.scopes(), now);
     }
 
     private TokenPair mint(HotTokenStore store, long grantId, long userId, long applicationId, String scopes, Instant now) {
@@ -83,11 +78,11 @@ public final class TokenService implements AccessTokenVerifier {
     }
 
     /** Ends every token of a grant: its refresh tokens and the access tokens issued with them. */
-    void revokeGrant(Handle h, long grantId) {
+    /** Ends every token of a grant; returns how many were still live. */
+    int revokeGrant(Handle h, long grantId) {
         TokenStore store = h.attach(TokenStore.class);
         Instant now = now();
-        store.revokeRefreshTokensOfGrant(grantId, now);
-        store.revokeAccessTokensOfGrant(grantId, now);
+        return store.revokeRefreshTokensOfGrant(grantId, now) + store.revokeAccessTokensOfGrant(grantId, now);
     }
 
     /** Whole microseconds: what both databases store, so a stored instant reads back exactly. */

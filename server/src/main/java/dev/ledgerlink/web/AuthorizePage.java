@@ -26,10 +26,12 @@ final class AuthorizePage {
 
     private final OAuthServer oauth;
     private final Settings settings;
+    private final ClientAddress clientAddress;
 
-    AuthorizePage(OAuthServer oauth, Settings settings) {
+    AuthorizePage(OAuthServer oauth, Settings settings, ClientAddress clientAddress) {
         this.oauth = oauth;
         this.settings = settings;
+        this.clientAddress = clientAddress;
     }
 
     void show(Context ctx) {
@@ -56,7 +58,7 @@ final class AuthorizePage {
             }
             String action = ctx.formParam("action");
             if ("login".equals(action)) {
-                var result = oauth.flow().logIn(request, ctx.formParam("email"), ctx.formParam("password"), ctx.ip());
+                var result = oauth.flow().logIn(request, ctx.formParam("email"), ctx.formParam("password"), clientAddress.of(ctx));
                 LoginSession current = session.get();
                 if (result.user().isPresent()) current = open(ctx, oauth.sessions().logIn(cookie, result.user().get().id()));
                 render(ctx, request, current, result.next(), HttpStatus.SEE_OTHER);

@@ -15,6 +15,14 @@ final class HealthHandlers {
         this.metrics = metrics;
     }
 
+    /** /healthz, /readyz and /metrics: on the API port, or on the management port when it is on. */
+    static void register(io.javalin.config.RoutesConfig r, dev.ledgerlink.Services s) {
+        var health = new HealthHandlers(s.database(), s.metrics());
+        r.get("/healthz", health::alive);
+        r.get("/readyz", health::ready);
+        r.get("/metrics", health::prometheus);
+    }
+
     void alive(Context ctx) {
         ctx.json(Map.of("status", "ok"));
     }

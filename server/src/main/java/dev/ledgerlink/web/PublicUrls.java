@@ -4,13 +4,27 @@ import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import io.javalin.http.Context;
 
-/** {base_url} and {auth_url}: as configured, else this request's own scheme and host (development). */
+/**
+ * {base_url} and {auth_url} (decisions.md, "Addresses"): as configured; when base-url is not set,
+ * development mode takes them from the request's Host header (a sandbox reached under several
+ * names), and any other server uses its own bound address and port, so a client-supplied Host never
+ * shapes what a production server announces (the server warns at start that base-url should be set).
+ */
 final class PublicUrls {
     private PublicUrls() {}
 
     static String base(Settings settings, Context ctx) {
         String configured = settings.get(Setting.BASE_URL);
-        return configured.isBlank() ? ctx.scheme() + "://" + ctx.host() : stripSlash(configured);
+        if (!configured.isBlank()) return stripSlash(configured);
+        if (settings.flag(Setting.DEV)) return ctx.scheme() + "://" + ctx.host();
+        return "http://" + boundHost(settings, ctx) + ":" + ctx.req().getLocalPort();
+    }
+
+    /** The configured bind address; for a wildcard bind, the local address this connection arrived on (never the client's word). */
+    private static String boundHost(Settings settings, Context ctx) {
+        String host = settings.get(Setting.HTTP_HOST).trim();
+        if (host.isEmpty() || host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) host = ctx.req().getLocalAddr();
+        return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
     }
 
     static String auth(Settings settings, Context ctx) {

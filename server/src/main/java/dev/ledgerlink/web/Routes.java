@@ -14,10 +14,9 @@ final class Routes {
         // API conventions (Api-Version) on the API paths; the token endpoints follow OAuth instead.
         WebServer.apiConventions(r, List.of("/events/*", "/auth/api/*"));
 
-        var health = new HealthHandlers(s.database(), s.metrics());
-        r.get("/healthz", health::alive);
-        r.get("/readyz", health::ready);
-        r.get("/metrics", health::prometheus);
+        // Health and metrics, unless management.port serves them apart (ManagementServer).
+        if (!ManagementServer.enabled(s.settings())) HealthHandlers.register(r, s);
+        r.get("/openapi.json", OpenApiDocument::serve);   // docs/api.md: every route below is in it
 
         // Bearer authentication of the API routes (oauth.TokenService verifies; one indexed query).
         BearerAuth bearer = new BearerAuth(s.accessTokens());
@@ -26,7 +25,8 @@ final class Routes {
         r.get("/auth/api/v1/users/me", identity::me);
 
         // OAuth 2.0: the authorization page (served at {auth_url}), token, revocation, discovery.
-        var authorize = new AuthorizePage(s.oauth(), s.settings());
+        var authorize = new AuthorizePage(s.oauth(), s.settings(),
+                ClientAddress.trusting(s.settings().get(dev.ledgerlink.config.Setting.TRUSTED_PROXIES)));
         r.get("/oauth/authorize", authorize::show);
         r.post("/oauth/authorize", authorize::submit);
         var o = s.oauth();

@@ -40,7 +40,15 @@ class CallbackServiceTest {
         var s = server.services();
         box = SecretBox.fromBase64(SecretBox.newKeyBase64());
         callbacks = new CallbackService(s.database().jdbi(), server.clock, s.accounts(), box,
-                CallbackUriRule.system(true), verificationRequests::add);
+                CallbackUriRule.system(true), new VerificationRequests() {
+                    @Override
+                    public void enqueue(org.jdbi.v3.core.Handle transaction, long callbackId) {
+                        verificationRequests.add(callbackId);
+                    }
+
+                    @Override
+                    public void queued() {}
+                });
         var user = s.users().create("owner@example.com", "correct horse battery", "Olive", "Owner");
         accountId = s.accounts().create("Olive's Bakery", "UTC").accountId();
         s.accounts().addMember(accountId, user.id(), "owner");
@@ -222,5 +230,24 @@ class CallbackServiceTest {
 
     private static List<Long> ids(List<Callback> cs) {
         return cs.stream().map(Callback::id).toList();
+    }
+
+    @Test
+    void aCallbackAndItsVerificationRequestCommitTogether() {
+        var s = server.services();
+        var failing = new CallbackService(s.database().jdbi(), server.clock, s.accounts(), box, CallbackUriRule.system(true),
+                new VerificationRequests() {
+                    @Override
+                    public void enqueue(org.jdbi.v3.core.Handle transaction, long callbackId) {
+                        throw new IllegalStateException("the process dies between the two writes");
+                    }
+
+                    @Override
+                    public void queued() {}
+                });
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> failing.register(owner, accountId, "invoice.create", "http://127.0.0.1:9/hook"));
+        long callbacksStored = s.database().jdbi().withHandle(h -> h.createQuery("select count(*) from callbacks").mapTo(Long.class).one());
+        assertEquals(0, callbacksStored, "no callback without its verification request");
     }
 }

@@ -135,4 +135,47 @@ class CliCommandsTest {
                 .set(dev.ledgerlink.config.Setting.DB_USER, db.user()).build();
         return new StoreOptions().open(settings);
     }
+
+    @Test
+    void usersListShowsEveryUserAndSetPasswordReplacesAForgottenOne() {
+        cli.run("users", "create", "--email", "demo@example.com", "--password", "the first one", "--json");
+        JsonNode list = cli.run("users", "list", "--json").json();
+        assertEquals("demo@example.com", list.get("users").get(0).get("email").asText());
+        assertTrue(cli.run("users", "list").out().contains("demo@example.com"));
+
+        var r = cli.run("users", "set-password", "--email", "DEMO@example.com", "--password", "a brand new one", "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        var db = cli.db();
+        try (var d = dev.ledgerlink.store.Database.open(db.url(), db.user(), db.password(), 2, null)) {
+            var users = new dev.ledgerlink.accounts.UserService(d.jdbi(), java.time.Clock.systemUTC());
+            assertTrue(users.authenticate("demo@example.com", "a brand new one").isPresent());
+            assertFalse(users.authenticate("demo@example.com", "the first one").isPresent());
+        }
+        var unknown = cli.run("users", "set-password", "--email", "nobody@example.com", "--password", "whatever it is");
+        assertEquals(Output.EXIT_INVALID, unknown.exitCode());
+        assertEquals("error: No user has the e-mail nobody@example.com.", unknown.err().strip());
+    }
+
+    @Test
+    void refusalsReadAsSentences() {
+        var r = cli.run("accounts", "add-member", "--account", "NOPE1", "--user", "nobody@example.com");
+        assertEquals(Output.EXIT_INVALID, r.exitCode());
+        assertTrue(r.err().startsWith("error: user is not known: no user has the e-mail nobody@example.com."), r.err());
+    }
+
+    @Test
+    void helpNamesTheDatabaseOptionsTheScopesAndTheVersion() {
+        String top = direct("--help");
+        for (String option : new String[] {"--db", "--data-dir", "--json", "LEDGERLINK_HOME"}) assertTrue(top.contains(option), top);
+        String apps = direct("apps", "create", "--help");
+        for (String scope : dev.ledgerlink.accounts.Scopes.all()) assertTrue(apps.contains(scope), apps);
+        assertTrue(direct("--version").startsWith("ledgerlink "));
+    }
+
+    private static String direct(String... args) {
+        var out = new java.io.StringWriter();
+        int code = Main.run(new java.io.PrintWriter(out, true), new java.io.PrintWriter(new java.io.StringWriter(), true), args);
+        assertEquals(0, code);
+        return out.toString();
+    }
 }

@@ -29,24 +29,12 @@ class ServeProcessTest {
     @Test
     void serveDevStartsWithDemoDataSharesTheDatabaseAndStopsCleanlyOnSigterm() throws Exception {
         TestDatabases.TestDb db = TestDatabases.freshShared(dir);
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "serve", "--dev", "--port", "0", "--db", db.url(),
-                "--set", "db.user=" + db.user(), "--set", "secrets.key-file=" + dir.resolve("key")));
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).start();
-        BlockingQueue<String> stderr = drain(p.getErrorStream());
-        BlockingQueue<String> stdout = drain(p.getInputStream());
+        Serving s = serve(db);
+        Process p = s.process();
+        BlockingQueue<String> stderr = s.stderr();
         try {
-            String base = null;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (base == null && System.nanoTime() < deadline) {
-                String line = stderr.poll(1, TimeUnit.SECONDS);
-                if (line == null) continue;
-                Matcher m = READY.matcher(line);
-                if (m.find()) base = m.group(1);
-            }
-            assertTrue(base != null, "no ready line; stderr so far: " + stderr);
-            String printed = String.join("\n", stdout);
+            String base = s.base();
+            String printed = String.join("\n", s.stdout());
             assertTrue(printed.contains("Demo data created"), printed);
             assertTrue(printed.contains("client_secret:"), printed);
 
@@ -69,6 +57,60 @@ class ServeProcessTest {
         } finally {
             p.destroyForcibly();
         }
+    }
+
+    @Test
+    void serveDevWithASeedAppliesItBeforeReadyInsteadOfDemoData() throws Exception {
+        TestDatabases.TestDb db = TestDatabases.freshShared(dir);
+        Path seed = java.nio.file.Files.writeString(dir.resolve("seed.yaml"), """
+                users: [{email: dev@example.com, password: "sandbox password"}]
+                accounts: [{account_id: SBX01, name: Sandbox Books, members: [{user: dev@example.com}]}]
+                applications:
+                  - {name: App, client_id: sandboxapp01, client_secret: sandbox-app-secret,
+                     redirect_uris: ["http://localhost:8000/callback"], scopes: [user:profile:read]}
+                """);
+        Serving s = serve(db, "--seed", seed.toString());
+        Process p = s.process();
+        try {
+            String base = s.base();
+            String printed = String.join("\n", s.stdout());
+            assertTrue(printed.contains("seed: 4 created, 0 already in place"), printed);
+            assertTrue(!printed.contains("Demo data created"), "a seeded database gets no demo data: " + printed);
+            // the fixed client credentials authenticate (revocation answers 200 only to an authenticated client)
+            var revoke = new TestHttp(base).postForm("/auth/oauth/revoke", "token=x", "Authorization",
+                    "Basic " + java.util.Base64.getEncoder().encodeToString("sandboxapp01:sandbox-app-secret".getBytes(StandardCharsets.UTF_8)));
+            assertEquals(200, revoke.status(), revoke.body());
+        } finally {
+            new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor();
+            if (!p.waitFor(20, TimeUnit.SECONDS)) p.destroyForcibly();
+        }
+    }
+
+    /** A started `serve --dev` process, its output so far, and the address of its ready line. */
+    private record Serving(Process process, BlockingQueue<String> stdout, BlockingQueue<String> stderr, String base) {}
+
+    private Serving serve(TestDatabases.TestDb db, String... more) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "serve", "--dev", "--port", "0", "--db", db.url(),
+                "--set", "db.user=" + db.user(), "--set", "secrets.key-file=" + dir.resolve("key")));
+        cmd.addAll(List.of(more));
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).start();
+        BlockingQueue<String> stderr = drain(p.getErrorStream());
+        BlockingQueue<String> stdout = drain(p.getInputStream());
+        String base = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (base == null && System.nanoTime() < deadline) {
+            String line = stderr.poll(1, TimeUnit.SECONDS);
+            if (line == null) continue;
+            Matcher m = READY.matcher(line);
+            if (m.find()) base = m.group(1);
+        }
+        if (base == null) {
+            p.destroyForcibly();
+            throw new AssertionError("no ready line; stderr so far: " + stderr);
+        }
+        return new Serving(p, stdout, stderr, base);
     }
 
     private static BlockingQueue<String> drain(java.io.InputStream in) {

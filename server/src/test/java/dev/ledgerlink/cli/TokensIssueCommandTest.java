@@ -4,35 +4,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledgerlink.config.Setting;
-import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.Cli;
-import dev.ledgerlink.testing.TestDatabases;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.ServerCli;
 import dev.ledgerlink.testing.TestServer;
-import java.util.Base64;
 import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.AfterEach;
+import java.util.Base64;
 import org.junit.jupiter.api.Test;
 
 /** `ledgerlink tokens issue`: a token response without a browser, a grant like any other, used over real HTTP. */
+@LedgerlinkTest
 class TokensIssueCommandTest {
-    private final TestDatabases.TestDb db = TestDatabases.fresh();
-    private final TestServer server = TestServer.start(b -> b.set(Setting.DB_URL, db.url()).set(Setting.DB_USER, db.user())
-            .set(Setting.DB_PASSWORD, db.password()));
-    private final Cli cli = new Cli(db);
-    private final Fixtures f = Fixtures.create(server);
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
+    static TestServer server;
+    Fixtures f;
 
     private JsonNode issue(String... extra) {
         String[] args = new String[4 + extra.length + 1];
         args[0] = "tokens"; args[1] = "issue"; args[2] = "--app"; args[3] = f.app().clientId();
         System.arraycopy(extra, 0, args, 4, extra.length);
         args[args.length - 1] = "--json";
-        Cli.Result r = cli.run(args);
+        Cli.Result r = ServerCli.run(server, args);
         assertEquals(0, r.exitCode(), r.out() + r.err());
         return r.json();
     }
@@ -88,7 +80,7 @@ class TokensIssueCommandTest {
 
     @Test
     void aScopeOutsideTheApplicationsIsRefusedNamingIt() {
-        Cli.Result r = cli.run("tokens", "issue", "--user", f.user().email(), "--app", f.app().clientId(), "--scope", "user:payments:read");
+        Cli.Result r = ServerCli.run(server, "tokens", "issue", "--user", f.user().email(), "--app", f.app().clientId(), "--scope", "user:payments:read");
         assertEquals(Output.EXIT_INVALID, r.exitCode());
         assertTrue(r.err().contains("user:payments:read"), r.err());
         assertEquals(0, server.services().tokens().liveRefreshTokens(f.user().id(), f.app().id()));
@@ -96,11 +88,11 @@ class TokensIssueCommandTest {
 
     @Test
     void anUnknownUserOrApplicationIsRefusedNamingIt() {
-        Cli.Result noUser = cli.run("tokens", "issue", "--user", "nobody@example.com", "--app", f.app().clientId(), "--json");
+        Cli.Result noUser = ServerCli.run(server, "tokens", "issue", "--user", "nobody@example.com", "--app", f.app().clientId(), "--json");
         assertEquals(Output.EXIT_INVALID, noUser.exitCode());
         assertEquals(404, noUser.json().get("errno").asInt());
         assertTrue(noUser.json().get("message").asText().contains("nobody@example.com"));
-        Cli.Result noApp = cli.run("tokens", "issue", "--user", f.user().email(), "--app", "nosuchclient");
+        Cli.Result noApp = ServerCli.run(server, "tokens", "issue", "--user", f.user().email(), "--app", "nosuchclient");
         assertEquals(Output.EXIT_INVALID, noApp.exitCode());
         assertTrue(noApp.err().contains("nosuchclient"), noApp.err());
     }

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * opened by every process (AUTO_SERVER); on the PostgreSQL run, one schema.
  */
 class CrashAndSharingTest {
-    private static final String[] FAST = {"delivery.lease=PT3S", "delivery.poll-interval=PT0.1S",
+    private static final String[] FAST = {"delivery.lease=PT3S", "delivery.timeout=PT1S", "delivery.poll-interval=PT0.1S",
             "delivery.retry-schedule=PT0.5S,PT0.5S,PT1S,PT1S,PT2S,PT2S,PT5S,PT5S"};
 
     @TempDir

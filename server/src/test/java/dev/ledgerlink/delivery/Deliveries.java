@@ -21,15 +21,7 @@ public final class Deliveries {
     }
 
     public static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) throw new AssertionError("gave up waiting until " + what);
-            try {
-                Thread.sleep(25);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }
+        dev.ledgerlink.testing.Eventually.await(what, condition);
     }
 
     static int freePort() {

@@ -156,7 +156,8 @@ class DeliveryEngineTest {
     void aHangingEndpointDoesNotHoldUpAnotherEndpointsDeliveries() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         try (TestServer server = TestServer.start(s -> s.set(Setting.DELIVERY_CONCURRENCY, "8")
-                .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S").set(Setting.DELIVERY_TIMEOUT, "PT60S"));
+                .set(Setting.DELIVERY_PER_CALLBACK_CONCURRENCY, "2")   // what the engine's quarter-of-the-total cap gives
+                .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S").set(Setting.DELIVERY_TIMEOUT, "PT60S").set(Setting.DELIVERY_LEASE, "PT120S"));
              Receiver hanging = new Receiver(); Receiver healthy = new Receiver()) {
             hanging.answer(r -> answerAfter(release));
             var f = new CallbackFixture(server.services());
@@ -181,7 +182,7 @@ class DeliveryEngineTest {
         // 16 slots, 2 per callback: four hanging endpoints hold 8; a quarter each (4) would hold all 16.
         try (TestServer server = TestServer.start(s -> s.set(Setting.DELIVERY_CONCURRENCY, "16")
                 .set(Setting.DELIVERY_PER_CALLBACK_CONCURRENCY, "2")
-                .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S").set(Setting.DELIVERY_TIMEOUT, "PT60S"));
+                .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S").set(Setting.DELIVERY_TIMEOUT, "PT60S").set(Setting.DELIVERY_LEASE, "PT120S"));
              Receiver hanging = new Receiver(); Receiver healthy = new Receiver()) {
             hanging.answer(r -> answerAfter(release));
             var f = new CallbackFixture(server.services());

@@ -63,6 +63,40 @@ class EventPublishingTest {
     }
 
     @Test
+    void anIdempotencyKeyReusedWithAnotherPayloadIsA409NamingTheKey() {
+        try (TestServer server = server()) {
+            var f = new CallbackFixture(server.services());
+            String acct = f.account.accountId();
+            var first = server.http.postJson("/internal/v1/events", event("invoice.create", acct, 7, f.user.id()),
+                    "Authorization", "Bearer " + KEY, "Idempotency-Key", "k-7");
+            assertEquals(202, first.status(), first.body());
+            var other = server.http.postJson("/internal/v1/events", event("invoice.update", acct, 7, f.user.id()),
+                    "Authorization", "Bearer " + KEY, "Idempotency-Key", "k-7");
+            assertEquals(409, other.status(), other.body());
+            assertEquals("conflict", other.json().get("error").asText());
+            assertTrue(other.json().get("message").asText().contains("k-7"), other.body());
+            long events = server.services().database().jdbi().withHandle(h -> h.createQuery("select count(*) from events").mapTo(Long.class).one());
+            assertEquals(1, events);
+        }
+    }
+
+    @Test
+    void idempotencyKeysAreScopedToTheAccount() {
+        try (TestServer server = server()) {
+            var a = new CallbackFixture(server.services());
+            var b = new CallbackFixture(server.services());
+            var inA = server.http.postJson("/internal/v1/events", event("invoice.create", a.account.accountId(), 1, a.user.id()),
+                    "Authorization", "Bearer " + KEY, "Idempotency-Key", "shared");
+            var inB = server.http.postJson("/internal/v1/events", event("invoice.create", b.account.accountId(), 1, b.user.id()),
+                    "Authorization", "Bearer " + KEY, "Idempotency-Key", "shared");
+            assertEquals(202, inA.status(), inA.body());
+            assertEquals(202, inB.status(), inB.body());
+            assertTrue(inA.json().get("event").get("id").asLong() != inB.json().get("event").get("id").asLong());
+            assertEquals(b.account.accountId(), inB.json().get("event").get("account_id").asText());
+        }
+    }
+
+    @Test
     void unknownNamesUnknownAccountsAndBadIdsAre422InTheErrorShape() {
         try (TestServer server = server()) {
             var f = new CallbackFixture(server.services());

@@ -29,11 +29,18 @@ public final class BrowserSession implements AutoCloseable {
     private final CookieManager cookies = new CookieManager();
     private final HttpClient client;
     public TestHttp.Response last;
+    private final Map<String, String> headers = new LinkedHashMap<>();
 
     public BrowserSession(String base) {
         this.base = base;
         this.client = HttpClient.newBuilder().cookieHandler(cookies).followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /** Sends this header with every later request (e.g. X-Forwarded-For, as a reverse proxy would add it). */
+    public BrowserSession header(String name, String value) {
+        headers.put(name, value);
+        return this;
     }
 
     public CookieManager cookies() {
@@ -120,6 +127,7 @@ public final class BrowserSession implements AutoCloseable {
 
     private TestHttp.Response send(HttpRequest.Builder b) {
         try {
+            headers.forEach(b::header);
             HttpResponse<String> r = client.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
             last = new TestHttp.Response(r.statusCode(), r.headers(), r.body());
             return last;

@@ -4,36 +4,29 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledgerlink.testing.Receiver;
-import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.testing.Cli;
-import dev.ledgerlink.testing.TestDatabases;
+import dev.ledgerlink.testing.FreshServer;
+import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.Receiver;
+import dev.ledgerlink.testing.ServerCli;
 import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** `ledgerlink seed FILE`: YAML or JSON, every rule of the services, idempotent, conflicts named, nothing half-written. */
+@LedgerlinkTest
+@FreshServer   // each test seeds fixed ids into an empty database
 class SeedCommandTest {
-    private final TestDatabases.TestDb db = TestDatabases.fresh();
-    private final TestServer server = TestServer.start(b -> b.set(Setting.DB_URL, db.url()).set(Setting.DB_USER, db.user())
-            .set(Setting.DB_PASSWORD, db.password()));
-    private final Cli cli = new Cli(db);
-    private final Receiver receiver = new Receiver();
+    TestServer server;
+    Receiver receiver;
 
     @TempDir
     Path dir;
-
-    @AfterEach
-    void stop() {
-        receiver.close();
-        server.close();
-    }
 
     private String yaml(String password) {
         return """
@@ -60,12 +53,11 @@ class SeedCommandTest {
     }
 
     private Cli.Result seed(Path file, String... more) {
-        // the server's secrets key: a callback's code sealed by this command is unsealed by the server that sends it
-        String[] args = new String[5 + more.length];
+        // on the server's database with its secrets key: a callback's code sealed by this command is unsealed by the server
+        String[] args = new String[3 + more.length];
         args[0] = "seed"; args[1] = file.toString(); args[2] = "--json";
-        args[3] = "--set"; args[4] = "secrets.key=" + server.services().settings().get(Setting.SECRETS_KEY);
-        System.arraycopy(more, 0, args, 5, more.length);
-        return cli.run(args);
+        System.arraycopy(more, 0, args, 3, more.length);
+        return ServerCli.run(server, args);
     }
 
     private int count(String table) {

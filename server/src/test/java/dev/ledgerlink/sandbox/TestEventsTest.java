@@ -4,31 +4,26 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.callbacks.CallbackApi;
-import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.config.Setting;
-import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.signature.ServiceSignature;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** POST .../events/test: in development mode an application fires a signed test event with its own token, under the same rules. */
+@LedgerlinkTest
 class TestEventsTest {
-    private final TestServer server = TestServer.start();
-    private final Receiver receiver = new Receiver();
-    private final Fixtures f = Fixtures.create(server);
-
-    @AfterEach
-    void stop() {
-        receiver.close();
-        server.close();
-    }
+    static TestServer server;
+    Receiver receiver;
+    Fixtures f;
 
     private String token(String... scopes) {
-        return server.services().tokens().issue(f.user().id(), f.app().id(), Set.of(scopes)).accessToken();
+        return f.issue(Set.of(scopes)).accessToken();
     }
 
     private TestHttp.Response fire(TestHttp http, String account, String token, String json) {

@@ -66,7 +66,11 @@ public final class TestHttp implements AutoCloseable {
 
     public Response send(HttpRequest.Builder builder) {
         try {
-            HttpResponse<String> r = client.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest request = builder.build();
+            HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
+            // Every JSON answer a test receives must match openapi.json (docs/api.md).
+            OpenApiContract.check(request.method(), request.uri().getRawPath(), r.statusCode(),
+                    r.headers().firstValue("Content-Type").orElse(null), r.body());
             return new Response(r.statusCode(), r.headers(), r.body());
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -37,6 +37,11 @@ public final class TestServer implements AutoCloseable {
         return new TestServer(tweak.apply(settingsFor(TestDatabases.fresh())).build());
     }
 
+    /** Starts over a given database (one the test also reaches otherwise, e.g. with {@link Cli}). */
+    public static TestServer start(TestDatabases.TestDb db, UnaryOperator<Settings.Builder> tweak) {
+        return new TestServer(tweak.apply(settingsFor(db)).build());
+    }
+
     public static Settings.Builder settingsFor(TestDatabases.TestDb db) {
         return Settings.builder()
                 .set(Setting.DB_URL, db.url())

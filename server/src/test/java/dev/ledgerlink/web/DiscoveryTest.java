@@ -42,6 +42,35 @@ class DiscoveryTest {
         }
     }
 
+    @Test
+    void outsideDevelopmentModeTheHostHeaderNeverShapesTheAddresses() throws Exception {
+        try (TestServer server = TestServer.start(s -> s.set(Setting.DEV, "false"))) {
+            JsonNode m = discoveryWithHost(server, "evil.example");
+            assertEquals("http://127.0.0.1:" + server.server.port(), m.get("issuer").asText());
+            assertEquals("http://127.0.0.1:" + server.server.port() + "/oauth/authorize", m.get("authorization_endpoint").asText());
+        }
+    }
+
+    @Test
+    void developmentModeAnswersUnderTheNameItWasReachedBy() throws Exception {
+        try (TestServer server = TestServer.start()) {
+            JsonNode m = discoveryWithHost(server, "sandbox.localhost:7000");
+            assertEquals("http://sandbox.localhost:7000", m.get("issuer").asText());
+            assertEquals("http://sandbox.localhost:7000/auth/oauth/token", m.get("token_endpoint").asText());
+        }
+    }
+
+    /** The JDK client will not send a chosen Host header, so this request goes over a plain socket. */
+    private static JsonNode discoveryWithHost(TestServer server, String host) throws Exception {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", server.server.port())) {
+            s.getOutputStream().write(("GET /.well-known/oauth-authorization-server HTTP/1.1\r\nHost: " + host
+                    + "\r\nConnection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            String response = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(response.startsWith("HTTP/1.1 200"), response);
+            return dev.ledgerlink.testing.TestHttp.JSON.readTree(response.substring(response.indexOf("\r\n\r\n") + 4));
+        }
+    }
+
     private static List<String> strings(JsonNode array) {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.asText()));

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.config.Setting;
-import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.oauth.TokenPair;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import io.javalin.http.HandlerType;

@@ -7,7 +7,7 @@ import java.util.Base64;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-/** Base64 HMAC-SHA256 keyed with the verification code's UTF-8 bytes, and a constant-time compare. */
+/** Base64 HMAC-SHA256 keyed with a verification code's UTF-8 bytes (or raw key bytes), and a constant-time compare. */
 final class Hmac {
     private Hmac() {}
 
@@ -16,9 +16,13 @@ final class Hmac {
     }
 
     static String base64(String code, byte[] message) {
+        return base64(code.getBytes(StandardCharsets.UTF_8), message);
+    }
+
+    static String base64(byte[] key, byte[] message) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(code.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
             return Base64.getEncoder().encodeToString(mac.doFinal(message));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is part of every JDK", e);

@@ -1,12 +1,17 @@
 package dev.ledgerlink.signature;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 
 /**
  * The Standard Webhooks headers (standardwebhooks.com): webhook-id, webhook-timestamp (Unix seconds)
  * and webhook-signature {@code v1,<base64 HMAC-SHA256 of "id.timestamp.body">}, keyed with the
  * verification code's UTF-8 bytes. Receivers that check the timestamp get replay protection.
+ *
+ * <p>Operator notifications are signed the same way with a secret in the Standard Webhooks format,
+ * {@code whsec_} followed by base64 of the key bytes ({@link #keyOf}).
  */
 public final class StandardWebhooks {
     public static final String ID = "webhook-id";
@@ -28,8 +33,21 @@ public final class StandardWebhooks {
     }
 
     public static String sign(String code, String id, long timestampSeconds, String body) {
-        return "v1," + Hmac.base64(code, id + "." + timestampSeconds + "." + body);
+        return sign(code.getBytes(StandardCharsets.UTF_8), id, timestampSeconds, body);
     }
+
+    public static String sign(byte[] key, String id, long timestampSeconds, String body) {
+        return "v1," + Hmac.base64(key, (id + "." + timestampSeconds + "." + body).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The key bytes of a {@code whsec_...} secret; IllegalArgumentException when it is not one. */
+    public static byte[] keyOf(String secret) {
+        if (secret == null || !secret.startsWith(SECRET_PREFIX)) throw new IllegalArgumentException("a Standard Webhooks secret starts with whsec_");
+        byte[] key = Base64.getDecoder().decode(secret.substring(SECRET_PREFIX.length()));
+        if (key.length < 24 || key.length > 64) throw new IllegalArgumentException("a Standard Webhooks secret holds 24 to 64 bytes, this one " + key.length);
+        return key;
+    }
+
 
     /**
      * For receivers: true when one of the space-separated signatures in {@code header} matches and the

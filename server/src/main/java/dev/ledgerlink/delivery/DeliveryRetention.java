@@ -1,0 +1,19 @@
+package dev.ledgerlink.delivery;
+
+/**
+ * Which rows of the delivery tables the retention sweeper may remove (retention.deliveries): only
+ * finished deliveries (delivered or dropped) and their attempts, never a pending one. Each rule is
+ * a WHERE clause over its table with {@code :cutoff}; the sweeper re-checks it in every DELETE, so a
+ * delivery queued again meanwhile (redeliver makes it pending) is left alone.
+ */
+public final class DeliveryRetention {
+    private DeliveryRetention() {}
+
+    /** On delivery_attempts: the attempts of deliveries that finished before the cutoff. */
+    public static final String ATTEMPTS_OF_FINISHED = """
+            delivery_id in (select d.id from deliveries d
+                            where d.state in ('delivered', 'dropped') and d.finished_at < :cutoff)""";
+
+    /** On deliveries: delivered or dropped before the cutoff. */
+    public static final String FINISHED = "state in ('delivered', 'dropped') and finished_at < :cutoff";
+}

@@ -1,0 +1,32 @@
+package dev.ledgerlink.oauth;
+
+/**
+ * Which OAuth rows the retention sweeper may remove. Tokens, codes and grants age out after
+ * retention.tokens; login sessions as soon as they expire; login failures once they are older than
+ * the throttle window (they no longer count). The live refresh token of a (user, application) has
+ * used_at, superseded_at and revoked_at all null, so no rule here matches it, whatever its age.
+ */
+public final class TokenRetention {
+    private TokenRetention() {}
+
+    /** On oauth_access_tokens: expired, or revoked, before the cutoff. */
+    public static final String DEAD_ACCESS_TOKENS = "expires_at < :cutoff or revoked_at < :cutoff";
+
+    /** On oauth_refresh_tokens: used, superseded or revoked before the cutoff (never the live one). */
+    public static final String DEAD_REFRESH_TOKENS = "used_at < :cutoff or superseded_at < :cutoff or revoked_at < :cutoff";
+
+    /** On oauth_authorization_codes: expired before the cutoff (a reuse after that is an unknown code). */
+    public static final String EXPIRED_CODES = "expires_at < :cutoff";
+
+    /** On oauth_grants: created before the cutoff and left without any token. */
+    public static final String EMPTY_GRANTS = """
+            created_at < :cutoff
+            and not exists (select 1 from oauth_refresh_tokens r where r.grant_id = oauth_grants.id)
+            and not exists (select 1 from oauth_access_tokens a where a.grant_id = oauth_grants.id)""";
+
+    /** On oauth_login_sessions: expired (the cutoff is now). */
+    public static final String EXPIRED_LOGIN_SESSIONS = "expires_at < :cutoff";
+
+    /** On oauth_login_failures: older than the throttle window (the cutoff is now minus the window). */
+    public static final String OLD_LOGIN_FAILURES = "failed_at < :cutoff";
+}

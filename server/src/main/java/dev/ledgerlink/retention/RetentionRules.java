@@ -1,0 +1,35 @@
+package dev.ledgerlink.retention;
+
+import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.delivery.DeliveryRetention;
+import dev.ledgerlink.events.EventRetention;
+import dev.ledgerlink.notifications.NotificationRetention;
+import dev.ledgerlink.oauth.TokenRetention;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Every table that grows with use and how long its rows are kept, in the order a pass removes them
+ * (children before the rows they reference: attempts, deliveries, then events; tokens, then grants).
+ */
+public final class RetentionRules {
+    private RetentionRules() {}
+
+    public static List<RetentionRule> of(Settings s) {
+        Duration deliveries = s.duration(Setting.RETENTION_DELIVERIES);
+        Duration events = s.duration(Setting.RETENTION_EVENTS);
+        Duration tokens = s.duration(Setting.RETENTION_TOKENS);
+        return List.of(
+                new RetentionRule("delivery_attempts", "delivery_attempts", DeliveryRetention.ATTEMPTS_OF_FINISHED, deliveries),
+                new RetentionRule("deliveries", "deliveries", DeliveryRetention.FINISHED, deliveries),
+                new RetentionRule("events", "events", EventRetention.UNREFERENCED, events),
+                new RetentionRule("access_tokens", "oauth_access_tokens", TokenRetention.DEAD_ACCESS_TOKENS, tokens),
+                new RetentionRule("refresh_tokens", "oauth_refresh_tokens", TokenRetention.DEAD_REFRESH_TOKENS, tokens),
+                new RetentionRule("authorization_codes", "oauth_authorization_codes", TokenRetention.EXPIRED_CODES, tokens),
+                new RetentionRule("grants", "oauth_grants", TokenRetention.EMPTY_GRANTS, tokens),
+                new RetentionRule("login_sessions", "oauth_login_sessions", TokenRetention.EXPIRED_LOGIN_SESSIONS, Duration.ZERO),
+                new RetentionRule("login_failures", "oauth_login_failures", TokenRetention.OLD_LOGIN_FAILURES, s.duration(Setting.LOGIN_THROTTLE_WINDOW)),
+                new RetentionRule("operator_notifications", "operator_notifications", NotificationRetention.FINISHED, deliveries));
+    }
+}

@@ -1,0 +1,139 @@
+package dev.ledgerlink.retention;
+
+import dev.ledgerlink.store.DbTime;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Removes what the retention rules say has aged out, in small batches: each batch is one SELECT of
+ * at most batch-size ids (in id order, after the last batch's) and one DELETE of those ids that
+ * re-checks the rule, each in its own short transaction, so no lock is held for long and rows that
+ * stopped being due meanwhile (a redelivered delivery) stay. One sweeper at a time across nodes
+ * ({@link SweepLease}); a rule that fails is reported and the others still run.
+ */
+public final class RetentionSweeper {
+    private static final Logger LOG = LoggerFactory.getLogger(RetentionSweeper.class);
+
+    /** What a pass removed (or, dry, would remove) per rule; errors per rule that failed. */
+    public record Report(boolean dryRun, Instant at, Map<String, Long> removed, Map<String, String> errors) {
+        public long total() {
+            return removed.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    /** Another node is sweeping right now. */
+    public static final class Busy extends RuntimeException {
+        Busy(String holder) {
+            super("another sweeper holds the retention lease (" + holder + ")");
+        }
+    }
+
+    private final Jdbi jdbi;
+    private final Clock clock;
+    private final List<RetentionRule> rules;
+    private final int batchSize;
+    private final RetentionMetrics metrics;
+    private final SweepLease lease;
+
+    public RetentionSweeper(Jdbi jdbi, Clock clock, List<RetentionRule> rules, int batchSize, MeterRegistry registry) {
+        if (batchSize < 1) throw new IllegalArgumentException("retention.batch-size must be at least 1");
+        this.jdbi = jdbi;
+        this.clock = clock;
+        this.rules = List.copyOf(rules);
+        this.batchSize = batchSize;
+        this.metrics = new RetentionMetrics(registry);
+        this.lease = new SweepLease(jdbi, "sweeper-" + UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    /** One pass, once the lease is ours; waits up to {@code wait} for another node's pass to end. */
+    public Report sweep(Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (!lease.take(DbTime.now(clock))) {
+            if (System.nanoTime() >= deadline) {
+                metrics.pass("skipped");
+                throw new Busy(lease.describe());
+            }
+            sleep(Duration.ofMillis(250));
+        }
+        metrics.running.set(1);
+        try {
+            Report r = pass();
+            metrics.pass(r.errors().isEmpty() ? "completed" : "failed");
+            metrics.lastCompletedEpochSeconds.set(r.at().getEpochSecond());
+            return r;
+        } finally {
+            metrics.running.set(0);
+            lease.release();
+        }
+    }
+
+    /** What a pass would remove now, counted without removing anything (no lease needed). */
+    public Report dryRun() {
+        Instant now = DbTime.now(clock);
+        Map<String, Long> counts = new LinkedHashMap<>();
+        Map<String, String> errors = new LinkedHashMap<>();
+        for (RetentionRule rule : rules) {
+            try {
+                counts.put(rule.name(), jdbi.withHandle(h -> h.createQuery(rule.countSql())
+                        .bind("cutoff", rule.cutoff(now)).mapTo(Long.class).one()));
+            } catch (RuntimeException e) {
+                errors.put(rule.name(), e.getMessage());
+            }
+        }
+        return new Report(true, now, counts, errors);
+    }
+
+    private Report pass() {
+        Instant now = DbTime.now(clock);
+        Map<String, Long> removed = new LinkedHashMap<>();
+        Map<String, String> errors = new LinkedHashMap<>();
+        for (RetentionRule rule : rules) {
+            try {
+                removed.put(rule.name(), purge(rule, rule.cutoff(now)));
+            } catch (RuntimeException e) {
+                // Next pass tries again; a rule that cannot run (a deadlock victim, a new foreign key)
+                // must not stop the tables after it from being cleaned.
+                LOG.warn("retention rule {} failed: {}", rule.name(), e.toString());
+                errors.put(rule.name(), e.getMessage());
+            }
+        }
+        long total = removed.values().stream().mapToLong(Long::longValue).sum();
+        if (total > 0) LOG.info("retention sweep removed {} rows: {}", total, removed);
+        return new Report(false, now, removed, errors);
+    }
+
+    private long purge(RetentionRule rule, Instant cutoff) {
+        long after = 0;
+        long removed = 0;
+        while (true) {
+            long from = after;
+            List<Long> ids = jdbi.withHandle(h -> h.createQuery(rule.candidatesSql()).bind("after", from)
+                    .bind("cutoff", cutoff).bind("limit", batchSize).mapTo(Long.class).list());
+            if (ids.isEmpty()) return removed;
+            int n = jdbi.withHandle(h -> h.createUpdate(rule.deleteSql()).bindList("ids", ids).bind("cutoff", cutoff).execute());
+            removed += n;
+            metrics.removed(rule.name(), n);
+            lease.take(DbTime.now(clock));
+            if (ids.size() < batchSize) return removed;
+            after = ids.getLast();
+        }
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the retention lease", e);
+        }
+    }
+}

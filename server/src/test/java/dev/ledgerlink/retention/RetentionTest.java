@@ -1,0 +1,162 @@
+package dev.ledgerlink.retention;
+
+import static dev.ledgerlink.testing.Eventually.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.Services;
+import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.delivery.CallbackFixture;
+import dev.ledgerlink.testing.Receiver;
+import dev.ledgerlink.events.EventPublisher;
+import dev.ledgerlink.oauth.BrowserSession;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.oauth.OAuthFlows;
+import dev.ledgerlink.testing.Cli;
+import dev.ledgerlink.testing.TestDatabases;
+import dev.ledgerlink.testing.TestServer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The retention sweeper and `ledgerlink janitor`, end to end: real server, real HTTP, the real CLI. */
+class RetentionTest {
+    private static final String[] SHORT_RETENTION = {"--set", "retention.deliveries=PT0S", "--set", "retention.events=PT0S", "--set", "retention.tokens=PT0S"};
+
+    @Test
+    void theBackgroundSweeperRemovesWhatAgedOutAndKeepsTheLiveRefreshTokenAndEverythingPending() {
+        try (TestServer server = TestServer.start(s -> s.set(Setting.RETENTION_INTERVAL, "PT0.2S")
+                .set(Setting.DELIVERY_RETRY_SCHEDULE, "P365D").set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S"));
+             Receiver ok = new Receiver(); Receiver failing = new Receiver()) {
+            failing.answer(r -> Receiver.Answer.of(500));
+            var f = Fixtures.create(server);
+            JsonNode first = OAuthFlows.exchange(server, f, OAuthFlows.code(server, f)).json();
+            JsonNode second = OAuthFlows.refresh(server, f, first.get("refresh_token").asText()).json();
+            JsonNode live = OAuthFlows.refresh(server, f, second.get("refresh_token").asText()).json();
+            BrowserSession stranger = new BrowserSession(server.baseUrl());
+            stranger.get(OAuthFlows.authorizeUrl(f, Map.of()));
+            stranger.logIn(f.user().email(), "not the password");
+
+            var cb = new CallbackFixture(server.services());
+            long delivered = cb.callback("invoice", ok.uri(), "code-a", true);
+            long pending = cb.callback("invoice", failing.uri(), "code-b", true);
+            server.services().events().publish(new EventPublisher.Request("invoice.create", cb.account.accountId(), 1L, cb.user.id(), null));
+            await("one delivered, one failed once", () -> state(server, delivered).equals("delivered") && attempts(server, pending) == 1);
+            assertEquals(3, count(server, "oauth_refresh_tokens"));
+            assertTrue(count(server, "oauth_login_failures") > 0);
+
+            server.clock.advance(Duration.ofDays(100));
+            await("the sweeper ran over the aged rows", () -> count(server, "oauth_refresh_tokens") == 1 && count(server, "deliveries") == 1);
+            await("the pass completed", () -> removed(server, "login_failures") > 0);
+
+            assertEquals(200, OAuthFlows.refresh(server, f, live.get("refresh_token").asText()).status(), "the live refresh token still works");
+            var used = OAuthFlows.refresh(server, f, first.get("refresh_token").asText());
+            OAuthFlows.assertOAuthError(used, 400, "invalid_grant");
+            assertTrue(used.json().get("error_description").asText().contains("unknown"), used.body());
+            assertEquals("pending", state(server, pending), "a pending delivery stays");
+            assertEquals(0, server.services().deliveries().history(null, delivered, 1, 10).total(), "the delivered one is gone");
+            assertEquals(1, count(server, "events"), "the event of the pending delivery stays");
+            assertEquals(0, count(server, "oauth_login_sessions"));
+            assertEquals(0, count(server, "oauth_login_failures"));
+            assertEquals(0, count(server, "oauth_authorization_codes"));
+            assertEquals(1, count(server, "oauth_grants"), "the grant of the live token stays");
+
+            assertEquals(1.0, removed(server, "deliveries"));
+            assertEquals(1.0, removed(server, "delivery_attempts"));
+            assertEquals(2.0, removed(server, "refresh_tokens"));
+            assertEquals(3.0, removed(server, "access_tokens"));
+            assertEquals(0.0, removed(server, "events"), "the one event is still referenced by the pending delivery");
+        }
+    }
+
+    @Test
+    void janitorDryRunReportsWithoutRemovingThenJanitorRemovesAndReports() {
+        var db = TestDatabases.fresh();
+        Cli cli = new Cli(db);
+        try (TestServer server = TestServer.start(db, s -> s.set(Setting.RETENTION_INTERVAL, "PT0S").set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S"));
+             Receiver ok = new Receiver()) {
+            var f = Fixtures.create(server);
+            JsonNode first = OAuthFlows.exchange(server, f, OAuthFlows.code(server, f)).json();
+            JsonNode live = OAuthFlows.refresh(server, f, first.get("refresh_token").asText()).json();
+            var cb = new CallbackFixture(server.services());
+            long delivered = cb.callback("client", ok.uri(), "code-a", true);
+            server.services().events().publish(new EventPublisher.Request("client.create", cb.account.accountId(), 7L, cb.user.id(), null));
+            await("delivered", () -> state(server, delivered).equals("delivered"));
+
+            Cli.Result dry = cli.run(with("janitor", "--dry-run", "--json"));
+            assertEquals(0, dry.exitCode(), dry.err());
+            JsonNode would = dry.json().get("would_remove");
+            assertEquals(1, would.get("deliveries").asLong(), dry.out());
+            assertEquals(1, would.get("delivery_attempts").asLong(), dry.out());
+            assertEquals(1, would.get("refresh_tokens").asLong(), dry.out());
+            assertEquals(2, count(server, "oauth_refresh_tokens"), "a dry run removes nothing");
+            assertEquals(1, count(server, "deliveries"));
+            assertTrue(cli.run(with("janitor", "--dry-run")).out().contains("would remove"));
+
+            Cli.Result run = cli.run(with("janitor", "--json"));
+            assertEquals(0, run.exitCode(), run.err());
+            JsonNode removed = run.json().get("removed");
+            assertEquals(1, removed.get("deliveries").asLong(), run.out());
+            assertEquals(1, removed.get("delivery_attempts").asLong(), run.out());
+            assertEquals(1, removed.get("events").asLong(), "its event goes in the same pass, once the delivery is gone: " + run.out());
+            assertEquals(1, removed.get("refresh_tokens").asLong(), run.out());
+            assertEquals(0, count(server, "deliveries"));
+            assertEquals(200, OAuthFlows.refresh(server, f, live.get("refresh_token").asText()).status(), "the live refresh token is kept");
+        }
+    }
+
+    @Test
+    void aSecondSweeperWaitsForTheLeaseAndTakesItOverOnceItExpires() {
+        var db = TestDatabases.fresh();
+        Cli cli = new Cli(db);
+        try (TestServer server = TestServer.start(db, s -> s.set(Setting.RETENTION_INTERVAL, "PT0S"))) {
+            server.services().database().jdbi().useHandle(h -> h.execute(
+                    "update maintenance_leases set holder = 'node-b', expires_at = ? where name = 'retention'",
+                    java.time.Instant.now().plus(Duration.ofHours(1))));
+            Cli.Result busy = cli.run(with("janitor", "--wait", "PT0.5S"));
+            assertEquals(2, busy.exitCode(), busy.out() + busy.err());
+            assertTrue(busy.err().contains("another sweeper holds the retention lease (node-b"), busy.err());
+            assertEquals(0, cli.run(with("janitor", "--dry-run")).exitCode(), "counting needs no lease");
+
+            server.services().database().jdbi().useHandle(h -> h.execute(
+                    "update maintenance_leases set expires_at = ? where name = 'retention'", java.time.Instant.now().minusSeconds(1)));
+            Cli.Result taken = cli.run(with("janitor", "--wait", "PT0S"));
+            assertEquals(0, taken.exitCode(), "a dead node's lease is taken over: " + taken.err());
+            assertNull(server.services().database().jdbi().withHandle(h ->
+                    h.createQuery("select holder from maintenance_leases where name = 'retention'").mapTo(String.class).one()), "given back");
+        }
+    }
+
+    private static String[] with(String... args) {
+        String[] all = new String[args.length + SHORT_RETENTION.length];
+        System.arraycopy(args, 0, all, 0, args.length);
+        System.arraycopy(SHORT_RETENTION, 0, all, args.length, SHORT_RETENTION.length);
+        return all;
+    }
+
+    private static String state(TestServer server, long callbackId) {
+        var page = server.services().deliveries().history(null, callbackId, 1, 10);
+        return page.deliveries().isEmpty() ? "none" : page.deliveries().getFirst().state();
+    }
+
+    private static int attempts(TestServer server, long callbackId) {
+        var page = server.services().deliveries().history(null, callbackId, 1, 10);
+        return page.deliveries().isEmpty() ? 0 : page.deliveries().getFirst().attempts().size();
+    }
+
+    static long count(TestServer server, String table) {
+        Services s = server.services();
+        return s.database().jdbi().withHandle(h -> h.createQuery("select count(*) from " + table).mapTo(Long.class).one());
+    }
+
+    /** The sweeper's progress as /metrics shows it. */
+    private static double removed(TestServer server, String rule) {
+        String metrics = server.http.get("/metrics").body();
+        Matcher m = Pattern.compile("ledgerlink_retention_removed_total\\{rule=\"" + rule + "\"\\} ([0-9.E]+)").matcher(metrics);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+}
