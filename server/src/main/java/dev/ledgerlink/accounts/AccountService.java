@@ -88,6 +88,17 @@ public final class AccountService {
         return membership(userId, accountId).orElseThrow();
     }
 
+    /** Every account, in the order they were created (operators see them all in the console). */
+    public List<Account> list() {
+        return jdbi.withExtension(AccountStore.class, AccountStore::list);
+    }
+
+    /** The ids of the users who belong to any of these accounts. */
+    public List<Long> memberIds(java.util.Collection<String> accountIds) {
+        if (accountIds.isEmpty()) return List.of();
+        return jdbi.withExtension(AccountStore.class, s -> s.memberIds(accountIds));
+    }
+
     public List<Membership> membershipsOf(long userId) {
         return jdbi.withExtension(AccountStore.class, s -> s.membershipsOf(userId));
     }

@@ -23,6 +23,14 @@ public interface AccountStore {
     @SqlQuery("select id, account_id, name, timezone, created_at from accounts where account_id = :accountId")
     Optional<Account> findByAccountId(String accountId);
 
+    @SqlQuery("select id, account_id, name, timezone, created_at from accounts order by id")
+    List<Account> list();
+
+    @SqlQuery("""
+            select distinct m.user_id from memberships m join accounts a on a.id = m.account_id
+            where a.account_id in (<accountIds>) order by m.user_id""")
+    List<Long> memberIds(@org.jdbi.v3.sqlobject.customizer.BindList("accountIds") java.util.Collection<String> accountIds);
+
     @SqlUpdate("""
             insert into memberships (account_id, user_id, role, created_at)
             values (:businessId, :userId, :role, :createdAt)""")

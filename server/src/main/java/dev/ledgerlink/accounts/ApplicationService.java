@@ -44,8 +44,13 @@ public final class ApplicationService {
     }
 
     public Created create(String name, List<String> redirectUris, List<String> scopes) {
+        return create(name, redirectUris, scopes, null);
+    }
+
+    /** An application that belongs to {@code ownerAccountId} (null: to no account); its members see it in the console. */
+    public Created create(String name, List<String> redirectUris, List<String> scopes, String ownerAccountId) {
         // Letters and digits only: a client id starting with "-" would read as an option on a command line.
-        return create(name, redirectUris, scopes, RandomTokens.alphanumeric(32), RandomTokens.urlSafe(32));
+        return create(name, redirectUris, scopes, ownerAccountId, RandomTokens.alphanumeric(32), RandomTokens.urlSafe(32));
     }
 
     /**
@@ -60,10 +65,10 @@ public final class ApplicationService {
                         "client_secret", "must be " + MIN_FIXED_SECRET + " to 512 characters")
                 .throwIfInvalid();
         if (findByClientId(clientId).isPresent()) throw ServiceException.invalid("client_id", clientId + " is already taken");
-        return create(name, redirectUris, scopes, clientId, clientSecret);
+        return create(name, redirectUris, scopes, null, clientId, clientSecret);
     }
 
-    private Created create(String name, List<String> redirectUris, List<String> scopes, String clientId, String secret) {
+    private Created create(String name, List<String> redirectUris, List<String> scopes, String ownerAccountId, String clientId, String secret) {
         String n = name == null ? "" : name.trim();
         List<String> uris = redirectUris == null ? List.of() : redirectUris.stream().map(String::trim).distinct().toList();
         Set<String> scopeSet = new LinkedHashSet<>();
@@ -72,7 +77,9 @@ public final class ApplicationService {
                 .check(Names.isValidRequired(n), "name", "must not be empty; " + Names.RULE)
                 .check(!uris.isEmpty(), "redirect_uri", "is required (at least one redirect URI)")
                 .check(uris.size() <= MAX_REDIRECT_URIS, "redirect_uri", "must be at most " + MAX_REDIRECT_URIS + " redirect URIs")
-                .check(!scopeSet.isEmpty(), "scope", "is required (at least one scope)");
+                .check(!scopeSet.isEmpty(), "scope", "is required (at least one scope)")
+                .check(ownerAccountId == null || jdbi.withExtension(AccountStore.class, s -> s.findByAccountId(ownerAccountId)).isPresent(),
+                        "account", "no account has the id " + ownerAccountId);
         for (String uri : uris) {
             RedirectUriRule.problem(uri, devMode).ifPresent(p -> v.add("redirect_uri", uri + " " + p));
         }
@@ -81,12 +88,18 @@ public final class ApplicationService {
         v.throwIfInvalid();
 
         long id = jdbi.withExtension(ApplicationStore.class, s -> s.insert(clientId, Hashes.sha256Hex(secret), n,
-                String.join("\n", uris), Scopes.join(scopeSet), DbTime.now(clock)));
+                String.join("\n", uris), Scopes.join(scopeSet), DbTime.now(clock), ownerAccountId));
         return new Created(find(id).orElseThrow(), secret);
     }
 
     public List<Application> list() {
         return jdbi.withExtension(ApplicationStore.class, ApplicationStore::list);
+    }
+
+    /** The applications that belong to these accounts. */
+    public List<Application> ownedBy(java.util.Collection<String> accountIds) {
+        if (accountIds.isEmpty()) return List.of();
+        return jdbi.withExtension(ApplicationStore.class, s -> s.ownedBy(accountIds));
     }
 
     public Optional<Application> find(long id) {

@@ -16,13 +16,13 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 @RegisterRowMapper(ApplicationStore.Mapper.class)
 public interface ApplicationStore {
 
-    String COLUMNS = "id, client_id, name, redirect_uris, scopes, created_at, secret_rotated_at, previous_secret_expires_at";
+    String COLUMNS = "id, client_id, name, redirect_uris, scopes, created_at, secret_rotated_at, previous_secret_expires_at, owner_account_id";
 
     @SqlUpdate("""
-            insert into applications (client_id, client_secret_hash, name, redirect_uris, scopes, created_at, secret_rotated_at)
-            values (:clientId, :secretHash, :name, :redirectUris, :scopes, :createdAt, :createdAt)""")
+            insert into applications (client_id, client_secret_hash, name, redirect_uris, scopes, created_at, secret_rotated_at, owner_account_id)
+            values (:clientId, :secretHash, :name, :redirectUris, :scopes, :createdAt, :createdAt, :ownerAccountId)""")
     @GetGeneratedKeys("id")
-    long insert(String clientId, String secretHash, String name, String redirectUris, String scopes, Instant createdAt);
+    long insert(String clientId, String secretHash, String name, String redirectUris, String scopes, Instant createdAt, String ownerAccountId);
 
     @SqlQuery("select " + COLUMNS + " from applications where id = :id")
     Optional<Application> find(long id);
@@ -35,6 +35,9 @@ public interface ApplicationStore {
 
     @SqlQuery("select " + COLUMNS + " from applications order by id")
     List<Application> list();
+
+    @SqlQuery("select " + COLUMNS + " from applications where owner_account_id in (<accountIds>) order by id")
+    List<Application> ownedBy(@org.jdbi.v3.sqlobject.customizer.BindList("accountIds") java.util.Collection<String> accountIds);
 
     /** The current secret becomes the previous one, valid until {@code keepOldUntil} (null: not at all). */
     @SqlUpdate("""
@@ -61,7 +64,7 @@ public interface ApplicationStore {
                     List.of(rs.getString("redirect_uris").split("\n")),
                     Scopes.parse(rs.getString("scopes")),
                     AccountRows.instant(rs, "created_at", ctx), AccountRows.instant(rs, "secret_rotated_at", ctx),
-                    AccountRows.instant(rs, "previous_secret_expires_at", ctx));
+                    AccountRows.instant(rs, "previous_secret_expires_at", ctx), rs.getString("owner_account_id"));
         }
     }
 }

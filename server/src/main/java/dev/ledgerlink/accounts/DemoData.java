@@ -40,7 +40,7 @@ public final class DemoData {
         ApplicationService.Created app = applications.create(
                 "Demo Application",
                 List.of("http://localhost:8000/callback", "https://localhost/callback"),
-                List.copyOf(Scopes.all()));
+                List.copyOf(Scopes.all()), account.accountId());
         return Optional.of(new Created(account, user, password, app));
     }
 }

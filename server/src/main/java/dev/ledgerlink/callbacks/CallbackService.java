@@ -161,6 +161,17 @@ public final class CallbackService {
         LOG.info("callback {} deleted from account {}", id, accountId);
     }
 
+    /**
+     * Resend as an operator (or the console, which has checked the account) would: a fresh code,
+     * unverified, re-enabled, the verification request sent again; no OAuth principal involved.
+     */
+    public Callback resendCode(long id) {
+        Callback c = jdbi.withExtension(CallbackStore.class, s -> s.findAny(id)).orElseThrow(ServiceException::notFound);
+        reissue(c, CallbackStateMachine.apply(c.state(), Trigger.RESEND), c.event(), c.uri());
+        LOG.info("callback {} given a fresh verification code by an operator", id);
+        return jdbi.withExtension(CallbackStore.class, s -> s.findAny(id)).orElseThrow(ServiceException::notFound);
+    }
+
     private void reissue(Callback c, Transition t, String event, String uri) {
         if (!t.has(Effect.ISSUE_NEW_CODE)) throw new IllegalStateException("a reissue must issue a new code");
         String code = RandomTokens.urlSafe(CODE_BYTES);

@@ -57,6 +57,10 @@ public interface CallbackStore {
     long count(String accountId, long applicationId, @BindList("nouns") Collection<String> nouns,
                String noun, String name, String uri, Boolean verified);
 
+    // Reads for operators and the console, whose caller decides who may see which account.
+    @SqlQuery("select " + COLUMNS + " from callbacks where (:all or account_id in (<accountIds>)) order by id limit :limit")
+    List<Callback> ofAccounts(boolean all, @BindList("accountIds") Collection<String> accountIds, int limit);
+
     @SqlUpdate("""
             update callbacks set verified = true, verify_failures = 0, verify_failures_since = null, updated_at = :now
             where id = :id and verifier_hash = :verifierHash""")

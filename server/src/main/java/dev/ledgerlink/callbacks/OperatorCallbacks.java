@@ -54,6 +54,16 @@ public final class OperatorCallbacks {
                 st.operatorSearch(account, s, paging.perPage(), paging.offset())));
     }
 
+    /** At most this many callbacks are listed by {@link #ofAccounts}. */
+    public static final int MAX_LISTED = 500;
+
+    /** The callbacks of these accounts ({@code null}: of every account), by id (the console's list). */
+    public java.util.List<Callback> ofAccounts(java.util.Collection<String> accountIds) {
+        if (accountIds != null && accountIds.isEmpty()) return java.util.List.of();
+        java.util.List<String> ids = accountIds == null ? java.util.List.of("") : java.util.List.copyOf(accountIds);
+        return jdbi.withExtension(CallbackStore.class, s -> s.ofAccounts(accountIds == null, ids, MAX_LISTED));
+    }
+
     public Callback show(long id) {
         return jdbi.withExtension(CallbackStore.class, s -> s.findAny(id)).orElseThrow(() -> ServiceException.notFound("No callback " + id + "."));
     }

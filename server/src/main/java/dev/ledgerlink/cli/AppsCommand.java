@@ -32,12 +32,15 @@ final class AppsCommand {
         @Option(names = "--dev", description = "Allow http redirect URIs on loopback hosts (development).")
         boolean dev;
 
+        @Option(names = "--account", description = "The account the application belongs to (its members see it in the developer console).")
+        String account;
+
         @Override
         void run(Services s) {
             ApplicationService apps = dev
                     ? new ApplicationService(s.database().jdbi(), s.clock(), true)
                     : s.applications();
-            ApplicationService.Created c = apps.create(name, redirectUris, scopes);
+            ApplicationService.Created c = apps.create(name, redirectUris, scopes, account);
             print(AccountsJson.created(c, s.clock().instant()), describe(c.application()) + "\nclient_secret: " + c.clientSecret() + "\n(the secret is shown only now; store it safely)");
         }
     }

@@ -47,7 +47,8 @@ public enum Setting {
     LOG_FORMAT("log.format", "text", "Log lines on stderr: text (one readable line each) or json (one JSON object per line, with the request id; for log collectors)."),
     MANAGEMENT_PORT("management.port", "", "Port serving /metrics, /healthz and /readyz apart from the API (they then leave the API port); empty: off, served on the API port; 0 picks a free one."),
     MANAGEMENT_HOST("management.host", "127.0.0.1", "Address the management port binds to."),
-    TRUSTED_PROXIES("http.trusted-proxies", "", "Comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed: the client address (login throttling) is then the last address in it that is not a trusted proxy. Empty: the peer address, X-Forwarded-For ignored.");
+    TRUSTED_PROXIES("http.trusted-proxies", "", "Comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed: the client address (login throttling) is then the last address in it that is not a trusted proxy. Empty: the peer address, X-Forwarded-For ignored."),
+    CONSOLE_ENABLED("console.enabled", "false", "Serve the developer console at /console outside development mode (operators sign in with events.operator-key); development mode always serves it.");
 
     private final String key;
     private final String defaultValue;

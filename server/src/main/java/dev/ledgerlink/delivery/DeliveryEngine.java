@@ -147,7 +147,7 @@ public final class DeliveryEngine implements AutoCloseable {
             try {
                 code = codes.computeIfAbsent(d.callbackId(), k -> secretBox.open(d.verifierSealed()));
             } catch (IllegalStateException e) {
-                recorder.record(d, token, now, AttemptOutcome.noResponse(0, "verification code cannot be decrypted (secrets.key changed?)"));
+                recorder.record(d, token, now, null, AttemptOutcome.noResponse(0, "verification code cannot be decrypted (secrets.key changed?)"));
                 continue;
             }
             n.incrementAndGet();
@@ -185,13 +185,14 @@ public final class DeliveryEngine implements AutoCloseable {
 
     private void attempt(ClaimedDelivery d, String token, String code) {
         Instant at = DbTime.now(clock);
+        WebhookRequest request = null;
         try {
-            WebhookRequest request = WebhookRequest.build(d, code, at.getEpochSecond(), userAgent);
+            request = WebhookRequest.build(d, code, at.getEpochSecond(), userAgent);
             AttemptOutcome outcome = sender.send(d.uri(), request);
             metrics.attempt.record(Duration.ofMillis(outcome.durationMs()));
-            recorder.record(d, token, at, outcome);
+            recorder.record(d, token, at, request, outcome);
         } catch (RuntimeException e) {
-            recorder.record(d, token, at, AttemptOutcome.noResponse(0, "internal error: " + e.getClass().getSimpleName()));
+            recorder.record(d, token, at, request, AttemptOutcome.noResponse(0, "internal error: " + e.getClass().getSimpleName()));
         } finally {
             inFlightPerCallback.get(d.callbackId()).decrementAndGet();
             slots.release();

@@ -26,7 +26,8 @@ final class DeliveryHistory {
     static final String PAGE_FILTERED = COLUMNS + " " + FILTER + " order by d.id desc limit :limit offset :offset";
     static final String COUNT_FILTERED = "select count(*) from deliveries d " + FILTER;
     static final String ATTEMPTS = """
-            select delivery_id, attempt, attempted_at, status_code, duration_ms, error, response_body
+            select id, delivery_id, attempt, attempted_at, status_code, duration_ms, error,
+                   request_headers, request_body, response_headers, response_body
             from delivery_attempts where delivery_id in (<ids>) order by id""";
 
     static final class RecordMapper implements RowMapper<DeliveryRecord> {
@@ -46,8 +47,9 @@ final class DeliveryHistory {
         public DeliveryRecord.Attempt map(ResultSet rs, StatementContext ctx) throws SQLException {
             int status = rs.getInt("status_code");
             Integer statusCode = rs.wasNull() ? null : status;
-            return new DeliveryRecord.Attempt(rs.getLong("delivery_id"), rs.getInt("attempt"), DeliveryStore.instant(rs, "attempted_at", ctx),
-                    statusCode, rs.getLong("duration_ms"), rs.getString("error"), rs.getString("response_body"));
+            return new DeliveryRecord.Attempt(rs.getLong("id"), rs.getLong("delivery_id"), rs.getInt("attempt"),
+                    DeliveryStore.instant(rs, "attempted_at", ctx), statusCode, rs.getLong("duration_ms"), rs.getString("error"),
+                    rs.getString("request_headers"), rs.getString("request_body"), rs.getString("response_headers"), rs.getString("response_body"));
         }
     }
 }

@@ -33,6 +33,9 @@ public final class DeliveryJson {
         m.put("status_code", a.statusCode());
         m.put("duration_ms", a.durationMs());
         m.put("error", a.error());
+        m.put("request_headers", a.requestHeaders());
+        m.put("request_body", a.requestBody());
+        m.put("response_headers", a.responseHeaders());
         m.put("response_body", a.responseBody());
         return m;
     }

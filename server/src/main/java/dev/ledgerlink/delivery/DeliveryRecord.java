@@ -7,8 +7,14 @@ import java.util.List;
 public record DeliveryRecord(long id, long callbackId, Long eventId, String kind, String name, String state, int attemptCount,
                              Instant nextAttemptAt, String dropReason, Instant createdAt, Instant finishedAt, List<Attempt> attempts) {
 
-    public record Attempt(long deliveryId, int attempt, Instant attemptedAt, Integer statusCode, long durationMs,
-                          String error, String responseBody) {}
+    /** Headers are "Name: value" lines; the request body has a verification code redacted; the response body is its first 4 KiB. */
+    public record Attempt(long id, long deliveryId, int attempt, Instant attemptedAt, Integer statusCode, long durationMs,
+                          String error, String requestHeaders, String requestBody, String responseHeaders, String responseBody) {
+
+        public boolean succeeded() {
+            return statusCode != null && statusCode >= 200 && statusCode < 300;
+        }
+    }
 
     DeliveryRecord withAttempts(List<Attempt> a) {
         return new DeliveryRecord(id, callbackId, eventId, kind, name, state, attemptCount, nextAttemptAt, dropReason, createdAt, finishedAt, a);

@@ -22,11 +22,11 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Sends one attempt with the one shared JDK HttpClient (HTTP/1.1, redirects not followed, so a 3xx
- * is a plain failure). The whole attempt, connection and the first KiB of the body included, has
+ * is a plain failure). The whole attempt, connection and the first 4 KiB of the body included, has
  * delivery.timeout (10 s). Runs on a virtual thread; holds no database resources.
  */
 final class DeliverySender implements AutoCloseable {
-    static final int BODY_LIMIT = 1024;
+    static final int BODY_LIMIT = 4096;
 
     static {
         // Lets an http request go to the checked IP while keeping the Host header (see TargetGuard).
@@ -129,7 +129,7 @@ final class DeliverySender implements AutoCloseable {
         }
         Duration retryAfter = RetryAfter.parse(response.statusCode(), response.headers().firstValue("Retry-After").orElse(null), clock.instant());
         String error = response.statusCode() >= 200 && response.statusCode() < 300 ? null : "HTTP " + response.statusCode();
-        return new AttemptOutcome(response.statusCode(), elapsedMs(started), error, body, retryAfter);
+        return new AttemptOutcome(response.statusCode(), elapsedMs(started), error, AttemptRecord.headers(response.headers().map()), body, retryAfter);
     }
 
     private static String describe(Throwable t) {

@@ -6,10 +6,12 @@ import dev.ledgerlink.paging.Paging;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.Query;
 
 /**
  * The queue's public face: queue a verification request, read a callback's delivery history,
@@ -179,4 +181,38 @@ public final class DeliveryService {
     }
 
     public record DeliveryPage(int page, int pages, int perPage, long total, List<DeliveryRecord> deliveries) {}
+
+    // Activity across callbacks (the console). accountIds null: every account.
+
+    /** The newest attempts after {@code afterAttemptId} of these accounts' callbacks, newest first, at most {@code limit}. */
+    public List<DeliveryActivity.TailEntry> attemptsAfter(Collection<String> accountIds, long afterAttemptId, int limit) {
+        if (accountIds != null && accountIds.isEmpty()) return List.of();
+        return jdbi.withHandle(h -> scoped(h.createQuery(DeliveryActivity.TAIL), accountIds)
+                .bind("after", afterAttemptId).bind("limit", limit).map(new DeliveryActivity.TailMapper()).list());
+    }
+
+    /** The id of the newest attempt of any callback (0 when there is none): where a live tail starts. */
+    public long latestAttemptId() {
+        return jdbi.withHandle(h -> h.createQuery(DeliveryActivity.LATEST_ID).mapTo(Long.class).one());
+    }
+
+    /** Attempts per minute and outcome since {@code since}, for these accounts' callbacks. */
+    public List<DeliveryActivity.MinuteCount> attemptsPerMinute(Collection<String> accountIds, Instant since) {
+        if (accountIds != null && accountIds.isEmpty()) return List.of();
+        return jdbi.withHandle(h -> scoped(h.createQuery(DeliveryActivity.PER_MINUTE), accountIds)
+                .bind("since", since).map(new DeliveryActivity.MinuteMapper()).list());
+    }
+
+    /** Each of these callbacks' latest attempt, by callback id (absent: never attempted). */
+    public Map<Long, DeliveryActivity.LastAttempt> lastAttempts(Collection<Long> callbackIds) {
+        if (callbackIds.isEmpty()) return Map.of();
+        Map<Long, DeliveryActivity.LastAttempt> out = new LinkedHashMap<>();
+        jdbi.useHandle(h -> h.createQuery(DeliveryActivity.LAST_ATTEMPTS).bindList("callbackIds", List.copyOf(callbackIds))
+                .map(new DeliveryActivity.LastMapper()).forEach(a -> out.put(a.callbackId(), a)));
+        return out;
+    }
+
+    private static Query scoped(Query q, Collection<String> accountIds) {
+        return q.bind("all", accountIds == null).bindList("accountIds", accountIds == null ? List.of("") : List.copyOf(accountIds));
+    }
 }

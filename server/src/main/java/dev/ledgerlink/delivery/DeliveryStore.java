@@ -65,8 +65,10 @@ final class DeliveryStore {
 
     /** Skips the row when the delivery is gone meanwhile (its callback was deleted). */
     static final String INSERT_ATTEMPT = """
-            insert into delivery_attempts (delivery_id, attempt, attempted_at, status_code, duration_ms, error, response_body)
-            select id, :attempt, :attemptedAt, :status, :durationMs, :error, :body from deliveries where id = :deliveryId""";
+            insert into delivery_attempts (delivery_id, attempt, attempted_at, status_code, duration_ms, error,
+                                           request_headers, request_body, response_headers, response_body)
+            select id, :attempt, :attemptedAt, :status, :durationMs, :error, :requestHeaders, :requestBody, :responseHeaders, :body
+            from deliveries where id = :deliveryId""";
 
     static final String MARK_DELIVERED = """
             update deliveries set state = 'delivered', attempts = :attempts, lease_owner = null, finished_at = :now

@@ -38,7 +38,8 @@ final class ResultRecorder implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ResultRecorder.class);
     private static final int MAX_BATCH = 500;
 
-    private record Result(ClaimedDelivery delivery, String token, Instant at, AttemptOutcome outcome, String dropReason) {}
+    /** {@code request} is null when nothing was sent (the code could not be decrypted). */
+    private record Result(ClaimedDelivery delivery, String token, Instant at, WebhookRequest request, AttemptOutcome outcome, String dropReason) {}
 
     private final Jdbi jdbi;
     private final Clock clock;
@@ -60,13 +61,13 @@ final class ResultRecorder implements AutoCloseable {
         this.writer = Thread.ofPlatform().name("delivery-recorder").daemon().start(this::loop);
     }
 
-    void record(ClaimedDelivery d, String token, Instant at, AttemptOutcome outcome) {
-        queue.add(new Result(d, token, at, outcome, null));
+    void record(ClaimedDelivery d, String token, Instant at, WebhookRequest request, AttemptOutcome outcome) {
+        queue.add(new Result(d, token, at, request, outcome, null));
     }
 
     /** Gives a delivery up without an attempt (its callback is no longer verified and enabled). */
     void drop(ClaimedDelivery d, String token, String reason) {
-        queue.add(new Result(d, token, DbTime.now(clock), null, reason));
+        queue.add(new Result(d, token, DbTime.now(clock), null, null, reason));
     }
 
     private void loop() {
@@ -123,9 +124,14 @@ final class ResultRecorder implements AutoCloseable {
                     continue;
                 }
                 AttemptOutcome o = r.outcome();
+                WebhookRequest sent = r.request();
                 attempts.bind("deliveryId", d.id()).bind("attempt", attemptNo).bind("attemptedAt", r.at())
                         .bind("status", o.status()).bind("durationMs", o.durationMs())
-                        .bind("error", truncate(o.error(), 500)).bind("body", truncate(o.responseBody(), 1024)).add();
+                        .bind("error", AttemptRecord.text(o.error(), AttemptRecord.MAX_ERROR))
+                        .bind("requestHeaders", sent == null ? null : AttemptRecord.requestHeaders(sent.headers()))
+                        .bind("requestBody", sent == null ? null : AttemptRecord.text(sent.recordedBody(), AttemptRecord.MAX_REQUEST_BODY))
+                        .bind("responseHeaders", o.responseHeaders())
+                        .bind("body", AttemptRecord.text(o.responseBody(), AttemptRecord.MAX_RESPONSE_BODY)).add();
                 nAttempts++;
                 if (o.success()) {
                     delivered.bind("id", d.id()).bind("token", r.token()).bind("attempts", attemptNo).bind("now", now).add();
@@ -212,10 +218,6 @@ final class ResultRecorder implements AutoCloseable {
                     .bind("reason", "callback disabled: " + why).bind("now", now).execute());
         }
         notices.callbackDisabled(h, d.callbackId(), d.callbackAccountId(), d.uri(), why, now);
-    }
-
-    private static String truncate(String s, int max) {
-        return s == null || s.length() <= max ? s : s.substring(0, max);
     }
 
     /** Writes what is still queued, then stops. */

@@ -6,8 +6,12 @@ import dev.ledgerlink.signature.StandardWebhooks;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The body and headers of one attempt: the form, its two signatures, the message id. Pure. */
-record WebhookRequest(String body, Map<String, String> headers) {
+/**
+ * The body and headers of one attempt: the form, its two signatures, the message id. Pure.
+ * {@code recordedBody} is the body as the attempt's history keeps it: a verification request's code
+ * is replaced by {@link AttemptRecord#REDACTED}, the only secret a request carries.
+ */
+record WebhookRequest(String body, Map<String, String> headers, String recordedBody) {
     static final String CONTENT_TYPE = "application/x-www-form-urlencoded";
 
     static WebhookRequest build(ClaimedDelivery d, String code, long timestampSeconds, String userAgent) {
@@ -15,6 +19,9 @@ record WebhookRequest(String body, Map<String, String> headers) {
                 ? FormParams.verification(d.callbackId(), code, d.callbackAccountId(), d.callbackUserId())
                 : FormParams.notification(d.eventName(), d.objectId(), d.eventAccountId(), d.eventUserId());
         String body = params.formEncoded();
+        String recorded = d.isVerification()
+                ? FormParams.verification(d.callbackId(), AttemptRecord.REDACTED, d.callbackAccountId(), d.callbackUserId()).formEncoded()
+                : body;
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", CONTENT_TYPE);
         headers.put("User-Agent", userAgent);
@@ -23,6 +30,6 @@ record WebhookRequest(String body, Map<String, String> headers) {
         headers.put(StandardWebhooks.ID, d.messageId());
         headers.put(StandardWebhooks.TIMESTAMP, Long.toString(timestampSeconds));
         headers.put(StandardWebhooks.SIGNATURE, StandardWebhooks.sign(code, d.messageId(), timestampSeconds, body));
-        return new WebhookRequest(body, headers);
+        return new WebhookRequest(body, headers, recorded);
     }
 }

@@ -23,13 +23,13 @@ public final class AuthorizationFlow {
     public record Redirect(String location) implements Step {}
 
     private final UserService users;
-    private final LoginThrottle throttle;
+    private final PasswordLogin login;
     private final Consents consents;
     private final AuthorizationCodes codes;
 
-    public AuthorizationFlow(UserService users, LoginThrottle throttle, Consents consents, AuthorizationCodes codes) {
+    public AuthorizationFlow(UserService users, PasswordLogin login, Consents consents, AuthorizationCodes codes) {
         this.users = users;
-        this.throttle = throttle;
+        this.login = login;
         this.consents = consents;
         this.codes = codes;
     }
@@ -48,22 +48,9 @@ public final class AuthorizationFlow {
     public record LoginResult(Optional<User> user, Step next) {}
 
     public LoginResult logIn(AuthorizationRequest request, String email, String password, String address) {
-        Optional<Duration> blocked = throttle.blockedFor(email, address);
-        if (blocked.isPresent()) {
-            long minutes = Math.max(1, (blocked.get().toSeconds() + 59) / 60);
-            return new LoginResult(Optional.empty(), new ShowLogin(
-                    "Too many failed sign-in attempts. Try again in " + minutes + (minutes == 1 ? " minute." : " minutes."), blocked.get()));
-        }
-        if (email == null || email.isBlank() || password == null || password.isEmpty()) {
-            return new LoginResult(Optional.empty(), new ShowLogin("Enter your e-mail address and password.", null));
-        }
-        Optional<User> user = users.authenticate(email, password);
-        if (user.isEmpty()) {
-            throttle.recordFailure(email, address);
-            return new LoginResult(Optional.empty(), new ShowLogin("That e-mail address and password do not match an account.", null));
-        }
-        throttle.recordSuccess(email);
-        return new LoginResult(user, afterLogin(request, user.get()));
+        PasswordLogin.Result result = login.withPassword(email, password, address);
+        if (result.user().isEmpty()) return new LoginResult(Optional.empty(), new ShowLogin(result.problem(), result.retryAfter()));
+        return new LoginResult(result.user(), afterLogin(request, result.user().get()));
     }
 
     /** The consent page was answered. */

@@ -6,19 +6,25 @@ import dev.ledgerlink.paging.Paging;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
 import org.jdbi.v3.core.statement.StatementContext;
 
 /**
  * The operators' view of grants (one authorization of a user for an application, with every token
  * issued under it): list them by user or application, and revoke one, which ends its refresh token
  * and every access token issued with it at once (the same revocation replay detection uses).
+ * Summed up per (user, application) pair for the console: counts and times, never a token.
  */
 public final class Grants {
+    /** At most this many pairs are summed up by {@link #summaries}, the most recently issued first. */
+    public static final int MAX_LISTED = 500;
+
     /** {@code active}: the grant still has a live refresh token or an unexpired, unrevoked access token. */
     public record Grant(long id, long userId, long applicationId, String scopes, Instant createdAt, boolean active) {}
 
@@ -39,6 +45,42 @@ public final class Grants {
     private static final String COUNT = "select count(*) " + FILTER;
     private static final String ONE = "select g.id, g.user_id, g.application_id, g.scopes, g.created_at, " + ACTIVE
             + " from oauth_grants g where g.id = :id";
+
+    /**
+     * One (user, application) pair. The live chain is the grant of the live refresh token: how many
+     * refresh tokens it has issued (one per refresh, plus the first) and when the live one was issued.
+     * Access tokens are live while neither revoked nor expired.
+     */
+    public record Summary(long userId, long applicationId, int authorizations, Instant lastIssuedAt,
+                          Instant liveRefreshIssuedAt, int chainLength, int liveAccessTokens, int accessTokensIssued,
+                          Instant lastAccessIssuedAt, Instant liveAccessUntil) {
+
+        public boolean live() {
+            return liveRefreshIssuedAt != null || liveAccessTokens > 0;
+        }
+    }
+
+    private static final String LIVE_REFRESH = """
+            r.user_id = s.user_id and r.application_id = s.application_id
+              and r.used_at is null and r.superseded_at is null and r.revoked_at is null""";
+    private static final String GRANTS_OF_PAIR = "select g.id from oauth_grants g where g.user_id = s.user_id and g.application_id = s.application_id";
+
+    private static final String LIST = """
+            select s.user_id, s.application_id, s.issued_at as last_issued_at,
+                   (select count(*) from oauth_grants g where g.user_id = s.user_id and g.application_id = s.application_id) as authorizations,
+                   (select max(r.created_at) from oauth_refresh_tokens r where %1$s) as live_refresh_issued_at,
+                   (select count(*) from oauth_refresh_tokens c where c.grant_id in
+                        (select r.grant_id from oauth_refresh_tokens r where %1$s)) as chain_length,
+                   (select count(*) from oauth_access_tokens a where a.grant_id in (%2$s)
+                        and a.revoked_at is null and a.expires_at > :now) as live_access_tokens,
+                   (select count(*) from oauth_access_tokens a where a.grant_id in (%2$s)) as access_tokens_issued,
+                   (select max(a.created_at) from oauth_access_tokens a where a.grant_id in (%2$s)) as last_access_issued_at,
+                   (select max(a.expires_at) from oauth_access_tokens a where a.grant_id in (%2$s)
+                        and a.revoked_at is null and a.expires_at > :now) as live_access_until
+            from oauth_token_slots s
+            where (:all or s.user_id in (<userIds>))
+            order by s.issued_at desc, s.user_id, s.application_id
+            limit %3$d""".formatted(LIVE_REFRESH, GRANTS_OF_PAIR, MAX_LISTED);
 
     private final Jdbi jdbi;
     private final TokenService tokens;
@@ -71,6 +113,36 @@ public final class Grants {
             if (find(h, grantId).isEmpty()) throw ServiceException.notFound("No grant " + grantId + ".");
             tokens.revokeGrant(h, grantId);
             return find(h, grantId).orElseThrow();
+        });
+    }
+
+    /** The pairs of these users ({@code null}: of everyone), most recently issued first. */
+    public List<Summary> summaries(Collection<Long> userIds) {
+        if (userIds != null && userIds.isEmpty()) return List.of();
+        List<Long> ids = userIds == null ? List.of(-1L) : List.copyOf(userIds);
+        return jdbi.withHandle(h -> h.createQuery(LIST)
+                .bind("all", userIds == null).bindList("userIds", ids).bind("now", tokens.now())
+                .map(ConstructorMapper.of(Summary.class)).list());
+    }
+
+    /**
+     * Ends every authorization of this user and application: each grant's refresh tokens and the
+     * access tokens issued with them (as revoking its refresh token would). Returns how many grants
+     * still had a live token.
+     */
+    public int revokePair(long userId, long applicationId) {
+        return jdbi.inTransaction(h -> {
+            Instant now = tokens.now();
+            List<Long> grants = h.createQuery("""
+                            select g.id from oauth_grants g where g.user_id = :userId and g.application_id = :applicationId
+                              and (exists (select 1 from oauth_refresh_tokens r where r.grant_id = g.id and r.revoked_at is null
+                                           and r.used_at is null and r.superseded_at is null)
+                                   or exists (select 1 from oauth_access_tokens a where a.grant_id = g.id and a.revoked_at is null
+                                              and a.expires_at > :now))""")
+                    .bind("userId", userId).bind("applicationId", applicationId).bind("now", now)
+                    .mapTo(Long.class).list();
+            for (long grant : grants) tokens.revokeGrant(h, grant);
+            return grants.size();
         });
     }
 

@@ -11,12 +11,12 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 public interface LoginSessionStore {
 
     @SqlUpdate("""
-            insert into oauth_login_sessions (session_hash, user_id, csrf_token, created_at, authenticated_at, expires_at)
-            values (:sessionHash, :userId, :csrfToken, :now, :authenticatedAt, :expiresAt)""")
-    void insert(String sessionHash, Long userId, String csrfToken, Instant now, Instant authenticatedAt, Instant expiresAt);
+            insert into oauth_login_sessions (session_hash, user_id, csrf_token, created_at, authenticated_at, expires_at, operator)
+            values (:sessionHash, :userId, :csrfToken, :now, :authenticatedAt, :expiresAt, :operator)""")
+    void insert(String sessionHash, Long userId, String csrfToken, Instant now, Instant authenticatedAt, Instant expiresAt, boolean operator);
 
     @SqlQuery("""
-            select id, user_id, csrf_token, authenticated_at, expires_at from oauth_login_sessions
+            select id, user_id, csrf_token, authenticated_at, expires_at, operator from oauth_login_sessions
             where session_hash = :sessionHash and expires_at > :now""")
     Optional<LoginSession> find(String sessionHash, Instant now);
 

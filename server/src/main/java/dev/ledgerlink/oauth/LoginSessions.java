@@ -35,28 +35,39 @@ public final class LoginSessions {
 
     /** A session for a visitor who has none yet: it carries the CSRF token of the login form. */
     public Opened openAnonymous() {
-        return open(null);
+        return open(null, false);
     }
 
     /** Ends {@code previousCookieValue}'s session (if any) and opens an authenticated one for the user. */
     public Opened logIn(String previousCookieValue, long userId) {
-        if (previousCookieValue != null && previousCookieValue.length() <= 128) {
-            jdbi.useExtension(LoginSessionStore.class, s -> s.delete(Hashes.sha256Hex(previousCookieValue)));
-        }
-        return open(userId);
+        end(previousCookieValue);
+        return open(userId, false);
     }
 
-    private Opened open(Long userId) {
+    /** Ends {@code previousCookieValue}'s session (if any) and opens an operator session (the console, signed in with the operator key). */
+    public Opened logInOperator(String previousCookieValue) {
+        end(previousCookieValue);
+        return open(null, true);
+    }
+
+    /** Signs out: the session is deleted, its cookie worth nothing from now on. */
+    public void end(String cookieValue) {
+        if (cookieValue != null && !cookieValue.isEmpty() && cookieValue.length() <= 128) {
+            jdbi.useExtension(LoginSessionStore.class, s -> s.delete(Hashes.sha256Hex(cookieValue)));
+        }
+    }
+
+    private Opened open(Long userId, boolean operator) {
         String cookie = RandomTokens.urlSafe(32);
         String csrf = RandomTokens.urlSafe(32);
         Instant now = now();
         Instant expires = now.plus(LIFETIME);
-        Instant authenticatedAt = userId == null ? null : now;
+        Instant authenticatedAt = userId == null && !operator ? null : now;
         jdbi.useExtension(LoginSessionStore.class, s -> {
             s.deleteExpired(now);
-            s.insert(Hashes.sha256Hex(cookie), userId, csrf, now, authenticatedAt, expires);
+            s.insert(Hashes.sha256Hex(cookie), userId, csrf, now, authenticatedAt, expires, operator);
         });
-        return new Opened(new LoginSession(0, userId, csrf, authenticatedAt, expires), cookie);
+        return new Opened(new LoginSession(0, userId, csrf, authenticatedAt, expires, operator), cookie);
     }
 
     /** The form's CSRF token against the session's, in constant time. */

@@ -16,6 +16,7 @@ public record OAuthServer(
         AuthorizationRequests requests,
         AuthorizationFlow flow,
         LoginSessions sessions,
+        PasswordLogin login,
         ClientAuthentication clients,
         AuthorizationCodeGrant authorizationCodeGrant,
         RefreshTokenGrant refreshTokenGrant,
@@ -29,10 +30,12 @@ public record OAuthServer(
         var throttle = new LoginThrottle(jdbi, clock, settings.integer(Setting.LOGIN_MAX_FAILURES), settings.duration(Setting.LOGIN_THROTTLE_WINDOW));
         var consents = new Consents(jdbi, clock);
         var codes = new AuthorizationCodes(jdbi, clock, settings.duration(Setting.AUTHORIZATION_CODE_TTL));
+        var login = new PasswordLogin(users, throttle);
         return new OAuthServer(
                 new AuthorizationRequests(applications),
-                new AuthorizationFlow(users, throttle, consents, codes),
+                new AuthorizationFlow(users, login, consents, codes),
                 new LoginSessions(jdbi, clock),
+                login,
                 new ClientAuthentication(applications),
                 new AuthorizationCodeGrant(jdbi, tokens),
                 new RefreshTokenGrant(jdbi, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW), notices),

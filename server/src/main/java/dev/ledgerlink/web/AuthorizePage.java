@@ -8,13 +8,9 @@ import dev.ledgerlink.oauth.AuthorizationRequest;
 import dev.ledgerlink.oauth.LoginSession;
 import dev.ledgerlink.oauth.LoginSessions;
 import dev.ledgerlink.oauth.OAuthServer;
-import gg.jte.ContentType;
-import gg.jte.TemplateEngine;
-import gg.jte.output.StringOutput;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import java.net.URI;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,7 +22,7 @@ import java.util.Optional;
  */
 final class AuthorizePage {
     static final String COOKIE = "ledgerlink_session";
-    private static final TemplateEngine TEMPLATES = TemplateEngine.createPrecompiled(ContentType.Html);
+    private static final String CSP = "frame-ancestors 'none'; default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'";
 
     private final OAuthServer oauth;
     private final Settings settings;
@@ -111,30 +107,16 @@ final class AuthorizePage {
     }
 
     private static void page(Context ctx, String template, Map<String, Object> params) {
-        Map<String, Object> p = new HashMap<>(params);
-        p.replaceAll((k, v) -> v instanceof Optional<?> o ? o.orElse(null) : v);
-        StringOutput out = new StringOutput();
-        TEMPLATES.render(template, p, out);
-        ctx.contentType("text/html; charset=utf-8").result(out.toString());
+        Pages.render(ctx, template, params);
     }
 
-    /** Sets the session cookie: random id only, HttpOnly, SameSite=Lax, Secure when served over https. */
     private LoginSession open(Context ctx, LoginSessions.Opened opened) {
-        StringBuilder c = new StringBuilder(COOKIE).append('=').append(opened.cookieValue())
-                .append("; Path=/oauth; Max-Age=").append(LoginSessions.LIFETIME.toSeconds())
-                .append("; HttpOnly; SameSite=Lax");
-        if (PublicUrls.isHttps(settings, ctx)) c.append("; Secure");
-        ctx.header("Set-Cookie", c.toString());
+        Pages.sessionCookie(ctx, settings, COOKIE, "/oauth", opened);
         return opened.session();
     }
 
-    /** Pages are never framed (clickjacking), cached or given a referrer. */
     private static void pageHeaders(Context ctx) {
-        ctx.header("Content-Security-Policy", "frame-ancestors 'none'; default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'");
-        ctx.header("X-Frame-Options", "DENY");
-        ctx.header("Cache-Control", "no-store");
-        ctx.header("Referrer-Policy", "no-referrer");
-        ctx.header("X-Content-Type-Options", "nosniff");
+        Pages.headers(ctx, CSP);
     }
 
     private static String hostOf(String uri) {

@@ -6,7 +6,7 @@ import dev.ledgerlink.callbacks.CallbackJson;
 import dev.ledgerlink.callbacks.CallbackPage;
 import dev.ledgerlink.callbacks.CallbackSearch;
 import dev.ledgerlink.callbacks.CallbackService;
-import dev.ledgerlink.callbacks.CallbackJson;
+import dev.ledgerlink.callbacks.UpdatedAt;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.oauth.TokenPrincipal;

@@ -9,7 +9,8 @@ import java.util.List;
 final class Routes {
     private Routes() {}
 
-    static void register(RoutesConfig r, Services s, OperatorKey operatorKey) {
+    /** {@code onStop} runs a task when the server begins to stop (long-lived streams end then, so stopping never waits on them). */
+    static void register(RoutesConfig r, Services s, OperatorKey operatorKey, java.util.function.Consumer<Runnable> onStop) {
         // API conventions (Api-Version) on the API paths; the token endpoints follow OAuth instead.
         WebServer.apiConventions(r, List.of("/events/*", "/auth/api/*"));
 
@@ -84,5 +85,8 @@ final class Routes {
         r.get(a + "/grants", admin.op(admin::grants));
         r.get(a + "/grants/{grant_id}", admin.op(admin::grant));
         r.post(a + "/grants/{grant_id}/revoke", admin.op(admin::revokeGrant));
+
+        // The developer console (development mode, or console.enabled): web/console/ConsoleRoutes.
+        dev.ledgerlink.web.console.ConsoleRoutes.register(r, s, operatorKey, onStop);
     }
 }

@@ -56,7 +56,7 @@ public final class WebServer {
                     renderServiceException(ServiceException.of(ServiceException.Kind.METHOD_NOT_ALLOWED, "Method not allowed on this path."), ctx);
                 }
             });
-            Routes.register(config.routes, services, operatorKey);
+            Routes.register(config.routes, services, operatorKey, stop -> config.events.serverStopping(stop::run));
         });
     }
 

@@ -99,16 +99,19 @@ class ServeProcessTest {
         BlockingQueue<String> stderr = drain(p.getErrorStream());
         BlockingQueue<String> stdout = drain(p.getInputStream());
         String base = null;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        List<String> seen = new ArrayList<>();
+        // generous: a cold JVM start on a loaded 2-core machine (a hang, not a timing check)
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (base == null && System.nanoTime() < deadline) {
             String line = stderr.poll(1, TimeUnit.SECONDS);
             if (line == null) continue;
+            seen.add(line);
             Matcher m = READY.matcher(line);
             if (m.find()) base = m.group(1);
         }
         if (base == null) {
             p.destroyForcibly();
-            throw new AssertionError("no ready line; stderr so far: " + stderr);
+            throw new AssertionError("no ready line within 120 s (alive: " + p.isAlive() + "); stderr: " + seen + ", stdout: " + stdout);
         }
         return new Serving(p, stdout, stderr, base);
     }

@@ -52,7 +52,9 @@ class DatabaseTest {
             List<String> versions = d.jdbi().withHandle(h -> h.createQuery(
                     "select \"version\" from \"flyway_schema_history\" where \"version\" is not null order by \"installed_rank\"")
                     .mapTo(String.class).list());
-            assertEquals(List.of("1", "2", "3", "4", "5", "6"), versions);
+            // The renumbered history, then whatever migrations came after it (V7 and up) applied on top.
+            assertEquals(List.of("1", "2", "3", "4", "5", "6"), versions.subList(0, 6));
+            assertTrue(versions.stream().noneMatch(v -> v.equals("21") || v.equals("30")), versions.toString());
         }
     }
 }

@@ -8,16 +8,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.ledgerlink.oauth.BrowserSession;
 import dev.ledgerlink.oauth.OAuthFlows;
+import dev.ledgerlink.testing.Chromium;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.TestServer;
-import java.io.File;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,9 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * The whole authorization code flow in a real headless Chromium: sign in, consent, land on the
@@ -35,17 +29,11 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * refreshes and revokes over real HTTP.
  */
 class BrowserAuthorizationFlowTest {
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-
     @TempDir
     Path profile;
 
     @Test
     void userSignsInConsentsAndTheClientGetsCodeTokensRefreshAndRevocation() throws Exception {
-        assertTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "Chromium is not installed: run `bash scripts/ensure-chromium` (Debian packages chromium and chromium-driver)");
-
         CompletableFuture<String> landed = new CompletableFuture<>();
         HttpServer client = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         client.createContext("/callback", exchange -> {
@@ -62,7 +50,7 @@ class BrowserAuthorizationFlowTest {
         WebDriver browser = null;
         try (TestServer server = TestServer.start()) {
             Fixtures f = Fixtures.create(server, redirectUri);
-            browser = chromium();
+            browser = Chromium.start(profile);
             String state = "return-to=/settings&nonce=42";
             browser.get(server.baseUrl() + "/oauth/authorize/?" + BrowserSession.form(Map.of("client_id", f.app().clientId(),
                     "response_type", "code", "redirect_uri", redirectUri, "state", state)));
@@ -102,22 +90,5 @@ class BrowserAuthorizationFlowTest {
             if (browser != null) browser.quit();
             client.stop(0);
         }
-    }
-
-    /** Debian's chromium and chromedriver, headless, with a fresh profile; Selenium Manager never downloads anything. */
-    private WebDriver chromium() {
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER.toString()))
-                .usingAnyFreePort()
-                .build();
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments(List.of("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--user-data-dir=" + profile.toAbsolutePath()));
-        ChromeDriver driver = new ChromeDriver(service, options);
-        // findElement waits for the next page instead of the test sleeping.
-        driver.manage().timeouts().implicitlyWait(Duration.ofSeconds(30));
-        return driver;
     }
 }

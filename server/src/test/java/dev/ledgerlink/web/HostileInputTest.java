@@ -111,7 +111,8 @@ class HostileInputTest {
 
         assertEquals(200, server.http.get("/healthz").status());
         assertEquals(200, server.http.get("/readyz").status());
-        assertEquals(200, server.http.get("/auth/api/v1/users/me", "Authorization", "Bearer " + tokens.accessToken()).status(),
+        // A fresh pair: the generated requests replay the fixture's refresh token, which (rightly) revokes its grant.
+        assertEquals(200, server.http.get("/auth/api/v1/users/me", "Authorization", "Bearer " + fixture.issue().accessToken()).status(),
                 "the API still serves a valid token");
     }
 

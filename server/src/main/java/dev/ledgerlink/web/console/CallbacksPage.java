@@ -1,0 +1,81 @@
+package dev.ledgerlink.web.console;
+
+import dev.ledgerlink.callbacks.Callback;
+import dev.ledgerlink.callbacks.CallbackService;
+import dev.ledgerlink.callbacks.OperatorCallbacks;
+import dev.ledgerlink.delivery.DeliveryActivity;
+import dev.ledgerlink.delivery.DeliveryRecord;
+import dev.ledgerlink.delivery.DeliveryService;
+import dev.ledgerlink.errors.ServiceException;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * /console/callbacks: each callback's event, uri, state, failure run and last attempt, with resend
+ * (a fresh verification code); /console/callbacks/{id}/deliveries: its deliveries and every
+ * attempt as sent and answered, with redeliver.
+ */
+public final class CallbacksPage {
+    static final int PER_PAGE = 20;
+
+    /** A callback with its latest attempt (null: never attempted). */
+    public record Row(Callback callback, DeliveryActivity.LastAttempt lastAttempt) {}
+
+    private final ConsoleSession session;
+    private final CallbackService callbacks;
+    private final OperatorCallbacks operatorCallbacks;
+    private final DeliveryService deliveries;
+
+    CallbacksPage(ConsoleSession session, CallbackService callbacks, OperatorCallbacks operatorCallbacks, DeliveryService deliveries) {
+        this.session = session;
+        this.callbacks = callbacks;
+        this.operatorCallbacks = operatorCallbacks;
+        this.deliveries = deliveries;
+    }
+
+    void list(Context ctx) {
+        Viewer viewer = session.require(ctx);
+        List<Callback> list = operatorCallbacks.ofAccounts(viewer.accountIds());
+        Map<Long, DeliveryActivity.LastAttempt> last = deliveries.lastAttempts(list.stream().map(Callback::id).toList());
+        Map<String, Object> p = new HashMap<>();
+        p.put("rows", list.stream().map(c -> new Row(c, last.get(c.id()))).toList());
+        p.put("notice", ConsolePage.notice(ctx));
+        ConsolePage.render(ctx, viewer, "callbacks", "callbacks.jte", p);
+    }
+
+    void resend(Context ctx) {
+        Viewer viewer = session.requireForm(ctx);
+        Callback c = visible(viewer, ConsolePage.pathId(ctx, "id"));
+        callbacks.resendCode(c.id());
+        ctx.redirect("/console/callbacks?notice=resent&ref=" + c.id(), HttpStatus.SEE_OTHER);
+    }
+
+    void deliveries(Context ctx) {
+        Viewer viewer = session.require(ctx);
+        Callback c = visible(viewer, ConsolePage.pathId(ctx, "id"));
+        int page = ConsolePage.positive(ctx.queryParam("page")).map(Long::intValue).orElse(1);
+        DeliveryService.DeliveryPage history = deliveries.history(c.accountId(), c.id(), page, PER_PAGE);
+        Map<String, Object> p = new HashMap<>();
+        p.put("callback", c);
+        p.put("history", history);
+        p.put("notice", ConsolePage.notice(ctx));
+        ConsolePage.render(ctx, viewer, "callbacks", "deliveries.jte", p);
+    }
+
+    void redeliver(Context ctx) {
+        Viewer viewer = session.requireForm(ctx);
+        DeliveryRecord d = deliveries.find(ConsolePage.pathId(ctx, "id")).orElseThrow(ServiceException::notFound);
+        Callback c = visible(viewer, d.callbackId());
+        deliveries.redeliver(d.id());
+        ctx.redirect("/console/callbacks/" + c.id() + "/deliveries?notice=redelivered&ref=" + d.id(), HttpStatus.SEE_OTHER);
+    }
+
+    private Callback visible(Viewer viewer, long id) {
+        Callback c = operatorCallbacks.show(id);
+        if (!viewer.canSee(c.accountId())) throw ServiceException.notFound();
+        return c;
+    }
+}

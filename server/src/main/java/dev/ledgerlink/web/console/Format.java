@@ -1,0 +1,36 @@
+package dev.ledgerlink.web.console;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+/** How the console writes times and outcomes (templates call these). Times are UTC, to the second. */
+public final class Format {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
+
+    private Format() {}
+
+    public static String time(Instant t) {
+        return t == null ? "—" : TIME.format(t);
+    }
+
+    /** Machine-readable, for the datetime attribute of time elements. */
+    public static String iso(Instant t) {
+        return t == null ? "" : t.toString();
+    }
+
+    public static String minute(Instant t) {
+        return MINUTE.format(t);
+    }
+
+    /** An attempt's result in words: the status, or why there was none. */
+    public static String result(Integer status, String error) {
+        if (status == null) return error == null ? "no response" : error;
+        return "HTTP " + status;
+    }
+
+    public static String outcomeClass(Integer status) {
+        return status == null ? "no-response" : status >= 200 && status < 300 ? "delivered" : "failed";
+    }
+}
