@@ -40,8 +40,8 @@ import org.junit.jupiter.api.Test;
  * client cannot send most of them. Each request is built from its own seed: a failure names the
  * seed and the request, and {@code -Dhostile.seed=N} replays the run.
  *
- * <p>Asserts for every answer: no 5xx; no stack trace or exception name; outside the HTML
- * authorization page, every error is the documented JSON body (token endpoints: RFC 6749 §5.2,
+ * <p>Asserts for every answer: no 5xx; no stack trace or exception name; outside the HTML pages
+ * (authorization page, developer console), every error is the documented JSON body (token endpoints: RFC 6749 §5.2,
  * which the API body also satisfies). Afterwards the server is still healthy.
  */
 class HostileInputTest {
@@ -148,7 +148,9 @@ class HostileInputTest {
         if (a.cutShort()) return null;   // only the status line is known to be whole
         if (TRACE.matcher(a.body()).find()) return "a stack trace or internal name in the body: " + abbreviate(a.body());
         if (a.status() < 400 || g.method().equals("HEAD") || a.body().isEmpty() && a.status() == 404 && g.method().equals("HEAD")) return null;
-        boolean htmlPage = g.path().startsWith("/oauth/authorize") && a.contentType().startsWith("text/html");
+        // The pages people read in a browser (authorization page, developer console) answer in HTML, as browsers expect.
+        boolean htmlPage = (g.path().startsWith("/oauth/authorize") || g.path().startsWith("/console"))
+                && a.contentType().startsWith("text/html");
         if (htmlPage) return null;
         if (!a.contentType().startsWith("application/json")) return "error " + a.status() + " as '" + a.contentType() + "': " + abbreviate(a.head() + "\n\n" + a.body());
         JsonNode body;
