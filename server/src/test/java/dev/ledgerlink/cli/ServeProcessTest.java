@@ -34,7 +34,7 @@ class ServeProcessTest {
         BlockingQueue<String> stderr = s.stderr();
         try {
             String base = s.base();
-            String printed = String.join("\n", s.stdout());
+            String printed = stdoutOnceItHas(s, "client_secret:");
             assertTrue(printed.contains("Demo data created"), printed);
             assertTrue(printed.contains("client_secret:"), printed);
 
@@ -73,7 +73,7 @@ class ServeProcessTest {
         Process p = s.process();
         try {
             String base = s.base();
-            String printed = String.join("\n", s.stdout());
+            String printed = stdoutOnceItHas(s, "seed: 4 created");
             assertTrue(printed.contains("seed: 4 created, 0 already in place"), printed);
             assertTrue(!printed.contains("Demo data created"), "a seeded database gets no demo data: " + printed);
             // the fixed client credentials authenticate (revocation answers 200 only to an authenticated client)
@@ -114,6 +114,21 @@ class ServeProcessTest {
             throw new AssertionError("no ready line within 120 s (alive: " + p.isAlive() + "); stderr: " + seen + ", stdout: " + stdout);
         }
         return new Serving(p, stdout, stderr, base);
+    }
+
+    /**
+     * Standard output so far, once it holds {@code text}: the process prints it before its ready line,
+     * but stdout and stderr are read by separate threads, so it may reach the queue a moment later.
+     * Bounded (a hang, not a timing check); the caller's assertion reports what was printed.
+     */
+    private static String stdoutOnceItHas(Serving s, String text) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        String printed = String.join("\n", s.stdout());
+        while (!printed.contains(text) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            printed = String.join("\n", s.stdout());
+        }
+        return printed;
     }
 
     private static BlockingQueue<String> drain(java.io.InputStream in) {
