@@ -121,11 +121,6 @@ public final class ApplicationService {
         throw ServiceException.notFound("no application " + idOrClientId);
     }
 
-    /** A new secret; the old one stops authenticating at once. */
-    public Created rotateSecret(String idOrClientId) {
-        return rotateSecret(idOrClientId, null);
-    }
-
     /**
      * A new secret. With an overlap ({@code keepOld}, an ISO-8601 duration such as P7D, at most
      * {@link #MAX_OVERLAP}) the secret it replaces keeps authenticating until now + keepOld, so the
