@@ -6,6 +6,7 @@ import dev.ledgerlink.accounts.UserService;
 import dev.ledgerlink.callbacks.CallbackService;
 import dev.ledgerlink.callbacks.CallbackUriRule;
 import dev.ledgerlink.callbacks.OperatorCallbacks;
+import dev.ledgerlink.config.PasswordHashSettings;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.CallbackHistory;
@@ -19,6 +20,7 @@ import dev.ledgerlink.notifications.NotificationSettings;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retention.RetentionRules;
 import dev.ledgerlink.retention.RetentionSweeper;
+import dev.ledgerlink.secrets.PasswordHasher;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.secrets.SecretKeys;
 import dev.ledgerlink.store.Database;
@@ -48,7 +50,8 @@ public record Services(
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
         var jdbi = database.jdbi();
-        var users = new UserService(jdbi, clock);
+        var passwordCost = PasswordHashSettings.from(settings);
+        var users = new UserService(jdbi, clock, new PasswordHasher(passwordCost.memoryKib(), passwordCost.iterations()));
         var accounts = new AccountService(jdbi, clock);
         var applications = new ApplicationService(jdbi, clock, devMode);
         var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL));

@@ -20,10 +20,12 @@ public final class UserService {
 
     private final Jdbi jdbi;
     private final Clock clock;
+    private final PasswordHasher hasher;
 
-    public UserService(Jdbi jdbi, Clock clock) {
+    public UserService(Jdbi jdbi, Clock clock, PasswordHasher hasher) {
         this.jdbi = jdbi;
         this.clock = clock;
+        this.hasher = hasher;
     }
 
     public User create(String email, String password, String firstName, String lastName) {
@@ -37,7 +39,7 @@ public final class UserService {
                 .check(Names.isValid(last), "last_name", Names.RULE);
         v.throwIfInvalid();
         String key = emailKey(e);
-        String hash = PasswordHasher.hash(password);
+        String hash = hasher.hash(password);
         try {
             long id = jdbi.withExtension(UserStore.class, s -> s.insert(e, key, hash, first, last, DbTime.now(clock)));
             return find(id).orElseThrow();
@@ -62,7 +64,7 @@ public final class UserService {
     public User setPassword(String email, String password) {
         checkPassword(new Validation(), password).throwIfInvalid();
         User user = findByEmail(email).orElseThrow(() -> ServiceException.notFound("No user has the e-mail " + email + "."));
-        String hash = PasswordHasher.hash(password);
+        String hash = hasher.hash(password);
         jdbi.useExtension(UserStore.class, s -> s.setPasswordHash(user.id(), hash));
         return user;
     }
@@ -84,7 +86,7 @@ public final class UserService {
         if (password == null || password.length() > MAX_PASSWORD_LENGTH) return Optional.empty();
         Optional<User> user = findByEmail(email);
         String hash = user.flatMap(u -> jdbi.withExtension(UserStore.class, s -> s.passwordHash(u.id()))).orElse(null);
-        return PasswordHasher.verify(password, hash) ? user : Optional.empty();
+        return hasher.verify(password, hash) ? user : Optional.empty();
     }
 
     public long count() {

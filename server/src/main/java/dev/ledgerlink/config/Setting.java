@@ -22,6 +22,8 @@ public enum Setting {
     DB_POOL_SIZE("db.pool-size", "16", "Maximum connections in the pool."),
     SECRETS_KEY("secrets.key", "", "Base64 AES-256 key that encrypts verification codes at rest; every node sharing a database needs the same one. Empty: read (or create) secrets.key-file."),
     SECRETS_KEY_FILE("secrets.key-file", "./data/ledgerlink.key", "File holding secrets.key when that setting is empty; created with mode 600 on first start."),
+    PASSWORD_HASH_MEMORY_KIB("secrets.argon2-memory-kib", "19456", "Argon2id memory cost of user password hashes, in KiB; below 19456 (OWASP's minimum) only in development mode (the test suite uses 64)."),
+    PASSWORD_HASH_ITERATIONS("secrets.argon2-iterations", "2", "Argon2id iterations of user password hashes; below 2 (OWASP's minimum) only in development mode."),
     ACCESS_TOKEN_TTL("oauth.access-token-ttl", "PT12H", "Lifetime of access tokens (ISO-8601 duration)."),
     AUTHORIZATION_CODE_TTL("oauth.code-ttl", "PT10M", "Lifetime of authorization codes."),
     REFRESH_REPLAY_WINDOW("oauth.refresh-replay-window", "PT30S", "A used refresh token presented again later than this is treated as stolen (RFC 9700 4.14.2)."),

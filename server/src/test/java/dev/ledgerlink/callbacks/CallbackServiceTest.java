@@ -10,6 +10,8 @@ import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.oauth.TokenPrincipal;
 import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestServer;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -25,18 +26,20 @@ import org.junit.jupiter.api.Test;
  * The service over the real database (H2 and PostgreSQL), below HTTP: rules, state changes and
  * what is stored. The verification requests are recorded here; CallbackHttpTest sends them for real.
  */
+@LedgerlinkTest
 class CallbackServiceTest {
     private static final String URI = "http://127.0.0.1:9/hook";
-    private TestServer server;
+    static TestServer server;
+    Fixtures f;
     private SecretBox box;
     private CallbackService callbacks;
     private final List<Long> verificationRequests = new CopyOnWriteArrayList<>();
     private TokenPrincipal owner;
     private String accountId;
 
+    /** A service of its own that records the verification requests instead of queueing them; f's account and user. */
     @BeforeEach
     void start() {
-        server = TestServer.start();
         var s = server.services();
         box = SecretBox.fromBase64(SecretBox.newKeyBase64());
         callbacks = new CallbackService(s.database().jdbi(), server.clock, s.accounts(), box,
@@ -49,17 +52,9 @@ class CallbackServiceTest {
                     @Override
                     public void queued() {}
                 });
-        var user = s.users().create("owner@example.com", "correct horse battery", "Olive", "Owner");
-        accountId = s.accounts().create("Olive's Bakery", "UTC").accountId();
-        s.accounts().addMember(accountId, user.id(), "owner");
-        var app = s.applications().create("Hooks", List.of("https://app.example.com/cb"), List.of("user:profile:read"));
-        owner = new TokenPrincipal(user.id(), app.application().id(),
+        accountId = f.account().accountId();
+        owner = new TokenPrincipal(f.user().id(), f.app().id(),
                 Set.of("user:invoices:read", "user:clients:read"), Instant.now().plusSeconds(3600));
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
     }
 
     private String codeOf(long id) {
@@ -247,7 +242,8 @@ class CallbackServiceTest {
                 });
         org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
                 () -> failing.register(owner, accountId, "invoice.create", "http://127.0.0.1:9/hook"));
-        long callbacksStored = s.database().jdbi().withHandle(h -> h.createQuery("select count(*) from callbacks").mapTo(Long.class).one());
+        long callbacksStored = s.database().jdbi().withHandle(h -> h.createQuery("select count(*) from callbacks where account_id = :a")
+                .bind("a", accountId).mapTo(Long.class).one());
         assertEquals(0, callbacksStored, "no callback without its verification request");
     }
 }

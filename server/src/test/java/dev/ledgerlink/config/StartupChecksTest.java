@@ -53,6 +53,21 @@ class StartupChecksTest {
     }
 
     @Test
+    void aPasswordHashCostBelowOwaspsMinimumIsRefusedOutsideDevelopmentMode() {
+        assertTrue(refusal(Setting.PASSWORD_HASH_MEMORY_KIB, "19455").startsWith("secrets.argon2-memory-kib must be at least 19456"));
+        assertTrue(refusal(Setting.PASSWORD_HASH_ITERATIONS, "1").startsWith("secrets.argon2-iterations must be at least 2"));
+        Settings cheapInDev = Settings.builder().set(Setting.DEV, "true")
+                .set(Setting.PASSWORD_HASH_MEMORY_KIB, "64").set(Setting.PASSWORD_HASH_ITERATIONS, "1").build();
+        StartupChecks.check(cheapInDev);
+        assertEquals(new PasswordHashSettings(64, 1), PasswordHashSettings.from(cheapInDev));
+        Settings belowArgon2 = Settings.builder().set(Setting.DEV, "true").set(Setting.PASSWORD_HASH_MEMORY_KIB, "7").build();
+        assertTrue(assertThrows(ConfigurationException.class, () -> StartupChecks.check(belowArgon2)).getMessage()
+                .startsWith("secrets.argon2-memory-kib must be between 8 and"));
+        assertTrue(refusal(Setting.PASSWORD_HASH_MEMORY_KIB, "2097152").startsWith("secrets.argon2-memory-kib must be between"));
+        assertEquals(new PasswordHashSettings(19456, 2), PasswordHashSettings.from(Settings.defaults()), "the production default is OWASP's");
+    }
+
+    @Test
     void aPerCallbackLimitAboveTheTotalIsRefused() {
         Settings s = Settings.builder().set(Setting.DELIVERY_CONCURRENCY, "8").set(Setting.DELIVERY_PER_CALLBACK_CONCURRENCY, "9").build();
         String message = assertThrows(ConfigurationException.class, () -> StartupChecks.check(s)).getMessage();

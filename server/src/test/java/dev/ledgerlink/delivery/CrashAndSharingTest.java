@@ -9,8 +9,10 @@ import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestDatabases;
+import dev.ledgerlink.testing.TestServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Files;
@@ -36,21 +38,32 @@ class CrashAndSharingTest {
     @TempDir
     Path dir;
 
-    private record Setup(Services services, CallbackFixture fixture, TestDatabases.TestDb db, String key) implements AutoCloseable {
+    private record Setup(Services services, Fixtures fixture, TestDatabases.TestDb db, String key) implements AutoCloseable {
         @Override
         public void close() {
             services.database().close();
         }
     }
 
-    private Setup setup() {
+    /**
+     * An account with two subscribers verified through the handshake (the shared fixtures, on an
+     * in-process server over the shared database that stops before the processes start), then the
+     * services alone, without a delivery engine, to publish and count.
+     */
+    private Setup setup(String eventA, Receiver a, String eventB, Receiver b) {
         TestDatabases.TestDb db = TestDatabases.freshShared(dir);
         String key = SecretBox.newKeyBase64();
+        Fixtures f;
+        try (TestServer server = TestServer.start(db, t -> t.set(Setting.SECRETS_KEY, key).set(Setting.DB_POOL_SIZE, "4"))) {
+            f = Fixtures.create(server);
+            f.verificationsRecorded(f.verified(eventA, a).id());
+            f.verificationsRecorded(f.verified(eventB, b).id());
+        }
         Settings settings = Settings.builder().set(Setting.DB_URL, db.url()).set(Setting.DB_USER, db.user())
                 .set(Setting.DB_POOL_SIZE, "4").set(Setting.SECRETS_KEY, key).build();
         Services s = Services.create(settings, Clock.systemUTC(), LedgerlinkServer.openDatabase(settings, null),
                 new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-        return new Setup(s, new CallbackFixture(s), db, key);
+        return new Setup(s, f, db, key);
     }
 
     /** Counts every message id the receiver was sent. */
@@ -63,19 +76,20 @@ class CrashAndSharingTest {
 
     private static void publish(Setup s, int events) {
         for (int i = 1; i <= events; i++) {
-            s.services().events().publish(new EventPublisher.Request("invoice.create", s.fixture().account.accountId(), (long) i, s.fixture().user.id(), null));
+            s.services().events().publish(new EventPublisher.Request("invoice.create", s.fixture().account().accountId(), (long) i, s.fixture().user().id(), null));
         }
     }
 
+    /** Event deliveries in this state (the handshakes' verification requests are not counted). */
     private static long count(Setup s, String state) {
-        return s.services().database().jdbi().withHandle(h -> h.createQuery("select count(*) from deliveries where state = :s")
+        return s.services().database().jdbi().withHandle(h -> h.createQuery("select count(*) from deliveries where state = :s and kind = 'event'")
                 .bind("s", state).mapTo(Long.class).one());
     }
 
     @Test
     void aServerKilledWithSigkillMidQueueLosesNoEventAfterRestart() throws Exception {
         Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
-        try (Setup s = setup(); Receiver a = new Receiver(); Receiver b = new Receiver()) {
+        try (Receiver a = new Receiver(); Receiver b = new Receiver(); Setup s = setup("invoice", a, "invoice.create", b)) {
             a.answer(counting(seen));
             b.answer(r -> {
                 try {
@@ -85,8 +99,6 @@ class CrashAndSharingTest {
                 }
                 return counting(seen).apply(r);
             });
-            s.fixture().callback("invoice", a.uri(), "code-a", true);
-            s.fixture().callback("invoice.create", b.uri(), "code-b", true);
             int events = 1500;
             publish(s, events);   // 3,000 deliveries queued
             Path log = dir.resolve("server.log");
@@ -110,11 +122,9 @@ class CrashAndSharingTest {
     @Test
     void twoServersOnOneDatabaseSendEachMessageOnce() throws Exception {
         Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
-        try (Setup s = setup(); Receiver a = new Receiver(); Receiver b = new Receiver()) {
+        try (Receiver a = new Receiver(); Receiver b = new Receiver(); Setup s = setup("invoice", a, "invoice", b)) {
             a.answer(counting(seen));
             b.answer(counting(seen));
-            s.fixture().callback("invoice", a.uri(), "code-a", true);
-            s.fixture().callback("invoice", b.uri(), "code-b", true);
             Path log = dir.resolve("servers.log");
             // Long leases: without a crash, no takeover may happen, so any duplicate is a double claim.
             String[] settings = {"delivery.lease=PT5M", "delivery.poll-interval=PT0.05S"};
@@ -133,7 +143,8 @@ class CrashAndSharingTest {
                 assertEquals(2 * events, seen.size());
                 var duplicated = seen.entrySet().stream().filter(e -> e.getValue().get() > 1).map(Map.Entry::getKey).toList();
                 assertEquals(java.util.List.of(), duplicated, "sent more than once");
-                long attempts = s.services().database().jdbi().withHandle(h -> h.createQuery("select count(*) from delivery_attempts").mapTo(Long.class).one());
+                long attempts = s.services().database().jdbi().withHandle(h -> h.createQuery(
+                        "select count(*) from delivery_attempts a join deliveries d on d.id = a.delivery_id where d.kind = 'event'").mapTo(Long.class).one());
                 assertEquals(2L * events, attempts);
             }
         }

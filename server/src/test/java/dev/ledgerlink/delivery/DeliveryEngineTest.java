@@ -2,7 +2,6 @@ package dev.ledgerlink.delivery;
 
 import static dev.ledgerlink.delivery.Deliveries.await;
 import static dev.ledgerlink.delivery.Deliveries.only;
-import static dev.ledgerlink.delivery.Deliveries.publish;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -13,74 +12,76 @@ import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.signature.FormParams;
 import dev.ledgerlink.signature.ServiceSignature;
 import dev.ledgerlink.signature.StandardWebhooks;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.FreshServer;
+import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.Receiver;
+import dev.ledgerlink.testing.ServerSettings;
+import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The engine against real receivers on loopback, with a shortened retry schedule. */
+/**
+ * The engine against real receivers on loopback, with a shortened retry schedule. Callbacks are
+ * registered and verified through the callbacks service (the receiver answers the handshake); the
+ * class shares one server, and a test with other delivery settings gets its own.
+ */
+@LedgerlinkTest
+@ServerSettings({"delivery.retry-schedule=PT0.2S", "delivery.timeout=PT10S", "delivery.disable-after=P5D", "delivery.poll-interval=PT0.1S"})
 class DeliveryEngineTest {
-
-    private static TestServer server(String schedule, String timeout, String disableAfter) {
-        return TestServer.start(s -> s
-                .set(Setting.DELIVERY_RETRY_SCHEDULE, schedule)
-                .set(Setting.DELIVERY_TIMEOUT, timeout)
-                .set(Setting.DELIVERY_DISABLE_AFTER, disableAfter)
-                .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S"));
-    }
+    static TestServer server;
+    Fixtures f;
+    Receiver receiver;
 
     @Test
     void aNotificationIsTheFourParametersSignedTheWayAPythonReceiverChecks() throws Exception {
-        try (TestServer server = server("PT0.2S", "PT10S", "P5D"); Receiver receiver = new Receiver()) {
-            var f = new CallbackFixture(server.services());
-            String code = "c\u00f6d\u00e9-\ud83d\ude00-\"q\"\\";
-            long id = f.callback("invoice", receiver.uri(), code, true);
-            var event = publish(server.services(), f, "invoice.create", 42);
+        var callback = f.verified("invoice", receiver);
+        receiver.clear();
+        var event = f.publish("invoice.create", 42);
 
-            Receiver.Request r = receiver.await(1).getFirst();
-            assertEquals("name=invoice.create&object_id=42&account_id=" + f.account.accountId() + "&user_id=" + f.user.id(), r.body());
-            assertEquals(pythonReceiverSignature(code, r.body()), r.header(ServiceSignature.HEADER));
-            String messageId = r.header("X-Service-Event-Id");
-            assertEquals(messageId, r.header(StandardWebhooks.ID));
-            assertTrue(StandardWebhooks.verify(code, messageId, r.header(StandardWebhooks.TIMESTAMP), r.body(),
-                    r.header(StandardWebhooks.SIGNATURE), Instant.ofEpochSecond(Long.parseLong(r.header(StandardWebhooks.TIMESTAMP))), Duration.ofMinutes(5)));
-            assertEquals(1, event.deliveries());
-            await("delivered is recorded", () -> only(server.services(), id).state().equals("delivered"));
-        }
+        Receiver.Request r = receiver.await(1).getFirst();
+        assertEquals("name=invoice.create&object_id=42&account_id=" + f.account().accountId() + "&user_id=" + f.user().id(), r.body());
+        assertEquals(pythonReceiverSignature(callback.code(), r.body()), r.header(ServiceSignature.HEADER));
+        String messageId = r.header("X-Service-Event-Id");
+        assertEquals(messageId, r.header(StandardWebhooks.ID));
+        assertTrue(StandardWebhooks.verify(callback.code(), messageId, r.header(StandardWebhooks.TIMESTAMP), r.body(),
+                r.header(StandardWebhooks.SIGNATURE), Instant.ofEpochSecond(Long.parseLong(r.header(StandardWebhooks.TIMESTAMP))), Duration.ofMinutes(5)));
+        assertEquals(1, event.deliveries());
+        await("delivered is recorded", () -> only(server.services(), callback.id()).state().equals("delivered"));
     }
 
     @Test
-    void aVerificationWithANonAsciiCodeIsSignedAsPythonsJsonDumpsWritesIt() throws Exception {
-        try (TestServer server = server("PT0.2S", "PT10S", "P5D"); Receiver receiver = new Receiver()) {
-            var f = new CallbackFixture(server.services());
-            String code = "\u65e5\u672c-\u00e9\u00e8-\ud83c\udf08-\n\t-</>";
-            long id = f.callback("client", receiver.uri(), code, false);
-            server.services().deliveries().enqueueVerification(id);
-            Receiver.Request r = receiver.await(1).getFirst();
-            assertEquals(code, FormParams.parse(r.body()).get("verifier"));
-            assertEquals(pythonReceiverSignature(code, r.body()), r.header(ServiceSignature.HEADER));
-        }
+    void theVerificationRequestCarriesTheCodeSignedAsPythonsJsonDumpsWritesIt() throws Exception {
+        var registered = f.register("client", receiver.uri());
+        Receiver.Request r = Fixtures.verificationRequest(registered.id(), receiver);
+        String code = FormParams.parse(r.body()).get("verifier");
+        assertEquals(pythonReceiverSignature(code, r.body()), r.header(ServiceSignature.HEADER));
+        assertTrue(server.services().callbacks().verify(f.principal(), f.account().accountId(), registered.id(), code).verified(),
+                "the code in the request is the callback's");
     }
 
     @Test
-    void failedAttemptsAreRetriedWithTheSameMessageIdUntilOneSucceeds() {
-        try (TestServer server = server("PT0.2S,PT0.2S,PT0.2S", "PT10S", "P5D"); Receiver receiver = new Receiver();
-             Ticker ignored = new Ticker(server.clock)) {
-            var f = new CallbackFixture(server.services());
-            long id = f.callback("invoice.create", receiver.uri(), "code", true);
+    @ServerSettings({"delivery.retry-schedule=PT0.2S,PT0.2S,PT0.2S", "delivery.poll-interval=PT0.1S"})
+    void failedAttemptsAreRetriedWithTheSameMessageIdUntilOneSucceeds(TestServer server) {
+        try (Ticker ignored = new Ticker(server.clock)) {
+            long id = f.verified("invoice.create", receiver).id();
+            receiver.clear();
             AtomicInteger calls = new AtomicInteger();
             receiver.answer(r -> Receiver.Answer.of(switch (calls.incrementAndGet()) {
                 case 1 -> 500;
                 case 2 -> 302;
                 default -> 204;
             }));
-            publish(server.services(), f, "invoice.create", 7);
+            f.publish("invoice.create", 7);
             var requests = receiver.await(3);
             assertEquals(1, requests.stream().map(r -> r.header("X-Service-Event-Id")).distinct().count());
             await("delivered", () -> only(server.services(), id).state().equals("delivered"));
@@ -94,18 +95,21 @@ class DeliveryEngineTest {
     }
 
     @Test
-    void serverErrorsRedirectsTimeoutsAndRefusedConnectionsAreRetriedThenDropped() {
-        try (TestServer server = server("PT0.2S,PT0.2S", "PT1S", "P5D"); Ticker ignored = new Ticker(server.clock);
-             Receiver failing = new Receiver(); Receiver redirecting = new Receiver(); Receiver slow = new Receiver()) {
+    @ServerSettings({"delivery.retry-schedule=PT0.2S,PT0.2S", "delivery.timeout=PT1S", "delivery.poll-interval=PT0.1S"})
+    void serverErrorsRedirectsTimeoutsAndRefusedConnectionsAreRetriedThenDropped(TestServer server) {
+        try (Ticker ignored = new Ticker(server.clock); Receiver redirecting = new Receiver(); Receiver slow = new Receiver()) {
+            Receiver failing = receiver;
+            long c500 = f.verified("invoice", failing).id();
+            long c301 = f.verified("invoice", redirecting).id();
+            long cSlow = f.verified("invoice", slow).id();
+            long cRefused;
+            try (Receiver gone = new Receiver()) {
+                cRefused = f.verified("invoice", gone).id();
+            }   // the endpoint went away after it verified: its port now refuses connections
             failing.answer(r -> Receiver.Answer.of(500));
             redirecting.answer(r -> new Receiver.Answer(301, Map.of("Location", failing.uri()), Duration.ZERO));
             slow.answer(r -> new Receiver.Answer(200, Map.of(), Duration.ofSeconds(3)));
-            var f = new CallbackFixture(server.services());
-            long c500 = f.callback("invoice", failing.uri(), "a", true);
-            long c301 = f.callback("invoice", redirecting.uri(), "b", true);
-            long cSlow = f.callback("invoice", slow.uri(), "c", true);
-            long cRefused = f.callback("invoice", "http://127.0.0.1:" + Deliveries.freePort() + "/hook", "d", true);
-            publish(server.services(), f, "invoice.update", 1);
+            f.publish("invoice.update", 1);
 
             for (long id : new long[] {c500, c301, cSlow, cRefused}) {
                 await("callback " + id + " dropped", () -> only(server.services(), id).state().equals("dropped"));
@@ -115,7 +119,7 @@ class DeliveryEngineTest {
             }
             assertEquals(500, only(server.services(), c500).attempts().getFirst().statusCode());
             assertEquals(301, only(server.services(), c301).attempts().getFirst().statusCode());
-            assertEquals(0, failing.requests.stream().filter(r -> r.header("X-Service-Event-Id").equals("msg_" + only(server.services(), c301).id())).count(),
+            assertEquals(0, failing.requests.stream().filter(r -> ("msg_" + only(server.services(), c301).id()).equals(r.header("X-Service-Event-Id"))).count(),
                     "the redirect is not followed");
             assertNull(only(server.services(), cSlow).attempts().getFirst().statusCode());
             assertTrue(only(server.services(), cSlow).attempts().getFirst().error().contains("timed out"));
@@ -126,46 +130,47 @@ class DeliveryEngineTest {
     }
 
     @Test
-    void aCallbackFailingForTheWholeWindowIsDisabledAndResendReenablesIt() {
-        try (TestServer server = server("PT0.2S,PT0.2S,PT0.2S,PT0.2S,PT0.2S,PT0.2S,PT0.2S,PT0.2S", "PT10S", "PT0.5S");
-             Ticker ignored = new Ticker(server.clock); Receiver receiver = new Receiver()) {
+    @ServerSettings({"delivery.retry-schedule=PT0.2S,PT0.2S,PT0.2S,PT0.2S,PT0.2S,PT0.2S,PT0.2S,PT0.2S", "delivery.disable-after=PT0.5S",
+            "delivery.poll-interval=PT0.1S"})
+    void aCallbackFailingForTheWholeWindowIsDisabledAndResendReenablesIt(TestServer server) {
+        try (Ticker ignored = new Ticker(server.clock)) {
+            long id = f.verified("invoice", receiver).id();
+            f.verificationsRecorded(id);
             receiver.answer(r -> Receiver.Answer.of(503));
-            var f = new CallbackFixture(server.services());
-            long id = f.callback("invoice", receiver.uri(), "code", true);
-            publish(server.services(), f, "invoice.create", 1);
-            await("disabled", () -> f.disabled(id));
+            f.publish("invoice.create", 1);
+            await("disabled", () -> f.callback(id).disabled());
             DeliveryRecord d = only(server.services(), id);
             await("dropped", () -> only(server.services(), id).state().equals("dropped"));
             assertTrue(only(server.services(), id).dropReason().contains("disabled"), only(server.services(), id).dropReason());
             assertTrue(d.attempts().size() < 9, "dropped by the disable, before the schedule ran out");
-            assertEquals(0, publish(server.services(), f, "invoice.create", 2).deliveries(), "a disabled callback gets nothing");
+            assertEquals(0, f.publish("invoice.create", 2).deliveries(), "a disabled callback gets nothing");
 
             receiver.answer(r -> Receiver.Answer.of(200));
-            f.resend(id, "new-code");   // what PUT callback.resend does: enabled again, unverified, code re-sent
-            receiver.await(1, r -> r.body().contains("callback.verify"));
-            assertFalse(f.disabled(id));
-            f.setVerified(id, true);
-            long next = publish(server.services(), f, "invoice.create", 3).id();
+            f.resend(id);   // what PUT callback.resend does: enabled again, unverified, a new code sent
+            assertFalse(f.callback(id).disabled());
+            var again = f.verify(id, receiver);
+            long next = f.publish("invoice.create", 3).id();
             Receiver.Request r = receiver.await(1, q -> q.body().contains("object_id=3")).getFirst();
-            assertTrue(ServiceSignature.verify("new-code", r.body(), r.header(ServiceSignature.HEADER)));
+            assertTrue(ServiceSignature.verify(again.code(), r.body(), r.header(ServiceSignature.HEADER)));
             assertTrue(next > 0);
         }
     }
 
     @Test
+    @ServerSettings({"delivery.concurrency=8", "delivery.per-callback-concurrency=2",   // what the engine's quarter-of-the-total cap gives
+            "delivery.poll-interval=PT0.1S", "delivery.timeout=PT60S", "delivery.lease=PT120S"})
     void aHangingEndpointDoesNotHoldUpAnotherEndpointsDeliveries() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        try (TestServer server = TestServer.start(s -> s.set(Setting.DELIVERY_CONCURRENCY, "8")
-                .set(Setting.DELIVERY_PER_CALLBACK_CONCURRENCY, "2")   // what the engine's quarter-of-the-total cap gives
-                .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S").set(Setting.DELIVERY_TIMEOUT, "PT60S").set(Setting.DELIVERY_LEASE, "PT120S"));
-             Receiver hanging = new Receiver(); Receiver healthy = new Receiver()) {
+        try (Receiver healthy = new Receiver()) {
+            Receiver hanging = receiver;
+            f.verified("invoice", hanging);
+            f.verified("client", healthy);
+            hanging.clear();
+            healthy.clear();
             hanging.answer(r -> answerAfter(release));
-            var f = new CallbackFixture(server.services());
-            f.callback("invoice", hanging.uri(), "h", true);
-            f.callback("client", healthy.uri(), "ok", true);
-            for (int i = 1; i <= 30; i++) publish(server.services(), f, "invoice.create", i);
+            for (int i = 1; i <= 30; i++) f.publish("invoice.create", i);
             hanging.await(2);
-            for (int i = 1; i <= 30; i++) publish(server.services(), f, "client.create", i);
+            for (int i = 1; i <= 30; i++) f.publish("client.create", i);
 
             healthy.await(30);
             assertTrue(hanging.requests.size() <= 2, "the hanging endpoint holds at most its share (2 of 8): " + hanging.requests.size());
@@ -177,20 +182,21 @@ class DeliveryEngineTest {
     }
 
     @Test
+    @ServerSettings({"delivery.concurrency=16", "delivery.per-callback-concurrency=2",
+            "delivery.poll-interval=PT0.1S", "delivery.timeout=PT60S", "delivery.lease=PT120S"})
     void manyHangingEndpointsTogetherStillLeaveSlotsForHealthyOnes() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         // 16 slots, 2 per callback: four hanging endpoints hold 8; a quarter each (4) would hold all 16.
-        try (TestServer server = TestServer.start(s -> s.set(Setting.DELIVERY_CONCURRENCY, "16")
-                .set(Setting.DELIVERY_PER_CALLBACK_CONCURRENCY, "2")
-                .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S").set(Setting.DELIVERY_TIMEOUT, "PT60S").set(Setting.DELIVERY_LEASE, "PT120S"));
-             Receiver hanging = new Receiver(); Receiver healthy = new Receiver()) {
+        try (Receiver healthy = new Receiver()) {
+            Receiver hanging = receiver;
+            for (int i = 0; i < 4; i++) f.verified("invoice", hanging, hanging.uri() + "?h" + i);
+            f.verified("client", healthy);
+            hanging.clear();
+            healthy.clear();
             hanging.answer(r -> answerAfter(release));
-            var f = new CallbackFixture(server.services());
-            for (int i = 0; i < 4; i++) f.callback("invoice", hanging.uri() + "?h" + i, "h" + i, true);
-            f.callback("client", healthy.uri(), "ok", true);
-            for (int i = 1; i <= 20; i++) publish(server.services(), f, "invoice.create", i);
+            for (int i = 1; i <= 20; i++) f.publish("invoice.create", i);
             hanging.await(8);
-            for (int i = 1; i <= 30; i++) publish(server.services(), f, "client.create", i);
+            for (int i = 1; i <= 30; i++) f.publish("client.create", i);
 
             healthy.await(30);
             assertTrue(hanging.requests.size() <= 8, "each hanging endpoint holds at most 2 slots: " + hanging.requests.size());
@@ -202,35 +208,48 @@ class DeliveryEngineTest {
 
     @Test
     void deliveriesOfAnUnverifiedOrDeletedCallbackAreNotSent() {
-        try (TestServer server = server("PT0.2S", "PT10S", "P5D"); Receiver receiver = new Receiver()) {
-            var f = new CallbackFixture(server.services());
-            receiver.answer(r -> Receiver.Answer.of(500));
-            long unverified = f.callback("invoice", receiver.uri() + "?u", "a", true);
-            long deleted = f.callback("invoice", receiver.uri() + "?d", "b", true);
-            publish(server.services(), f, "invoice.create", 5);
-            receiver.await(2);
-            f.setVerified(unverified, false);
-            dev.ledgerlink.store.Deadlocks.retry(() -> server.services().database().jdbi()
-                    .useHandle(h -> h.execute("delete from callbacks where id = ?", deleted)));
-            try (Ticker ignored = new Ticker(server.clock)) {
-                await("dropped at send time", () -> only(server.services(), unverified).state().equals("dropped"));
-            }
-            assertTrue(only(server.services(), unverified).dropReason().contains("verified"));
-            assertEquals(1, only(server.services(), unverified).attempts().size());
-            assertEquals(0L, (long) server.services().database().jdbi().withHandle(h ->
-                    h.createQuery("select count(*) from deliveries where callback_id = :id").bind("id", deleted).mapTo(Long.class).one()));
+        long unverified = f.verified("invoice", receiver, receiver.uri() + "?u").id();
+        long deleted = f.verified("invoice", receiver, receiver.uri() + "?d").id();
+        f.verificationsRecorded(unverified);
+        f.verificationsRecorded(deleted);
+        receiver.clear();
+        receiver.answer(r -> Receiver.Answer.of(500));
+        f.publish("invoice.create", 5);
+        receiver.await(2);
+        f.resend(unverified);   // unverified again until the new code comes back
+        f.delete(deleted);
+        try (Ticker ignored = new Ticker(server.clock)) {
+            await("dropped at send time", () -> only(server.services(), unverified).state().equals("dropped"));
         }
+        assertTrue(only(server.services(), unverified).dropReason().contains("verified"));
+        assertEquals(1, only(server.services(), unverified).attempts().size());
+        assertEquals(0L, (long) server.services().database().jdbi().withHandle(h ->
+                h.createQuery("select count(*) from deliveries where callback_id = :id").bind("id", deleted).mapTo(Long.class).one()));
     }
 
+    /**
+     * A callback verified while the database was served in development mode, to a loopback address,
+     * meets a server that is not: the address is refused at send time (as it would be had its host
+     * name come to resolve to a private address after registration).
+     */
     @Test
-    void outsideDevModeAPrivateTargetIsRefusedAtSendTimeAndRecordedAsAFailedAttempt() {
-        try (TestServer server = TestServer.start(s -> s.set(Setting.DEV, "false").set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S")
-                .set(Setting.OPERATOR_KEY, "k")); Receiver receiver = new Receiver()) {
-            var f = new CallbackFixture(server.services());
-            long id = f.callback("invoice", receiver.uri(), "code", true);   // as if its address had changed after registration
-            publish(server.services(), f, "invoice.create", 1);
-            await("an attempt is recorded", () -> !only(server.services(), id).attempts().isEmpty());
-            DeliveryRecord.Attempt a = only(server.services(), id).attempts().getFirst();
+    void outsideDevModeAPrivateTargetIsRefusedAtSendTimeAndRecordedAsAFailedAttempt(@TempDir Path dir) {
+        TestDatabases.TestDb db = TestDatabases.freshShared(dir);
+        String key = dev.ledgerlink.secrets.SecretBox.newKeyBase64();
+        long id;
+        Fixtures dev;
+        try (TestServer devServer = TestServer.start(db, s -> s.set(Setting.SECRETS_KEY, key).set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S"))) {
+            dev = Fixtures.create(devServer);
+            id = dev.verified("invoice", receiver).id();
+            dev.verificationsRecorded(id);
+        }
+        receiver.clear();
+        try (TestServer production = TestServer.start(db, s -> s.set(Setting.SECRETS_KEY, key).set(Setting.DEV, "false")
+                .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S").set(Setting.OPERATOR_KEY, "k"))) {
+            production.services().events().publish(new dev.ledgerlink.events.EventPublisher.Request(
+                    "invoice.create", dev.account().accountId(), 1L, dev.user().id(), null));
+            await("an attempt is recorded", () -> !only(production.services(), id).attempts().isEmpty());
+            DeliveryRecord.Attempt a = only(production.services(), id).attempts().getFirst();
             assertNull(a.statusCode());
             assertTrue(a.error().contains("non-public address"), a.error());
             assertTrue(receiver.requests.isEmpty());
@@ -238,19 +257,26 @@ class DeliveryEngineTest {
     }
 
     @Test
-    void outcomesAreCountedInTheMetrics() {
-        try (TestServer server = server("PT0.2S", "PT10S", "P5D"); Receiver receiver = new Receiver()) {
-            var f = new CallbackFixture(server.services());
-            f.callback("invoice", receiver.uri(), "code", true);
-            publish(server.services(), f, "invoice.create", 1);
-            receiver.await(1);
-            await("counted", () -> server.http.get("/metrics").body().contains("ledgerlink_deliveries_delivered_total 1.0"));
-            String metrics = server.http.get("/metrics").body();
-            for (String name : new String[] {"ledgerlink_deliveries_failed_total", "ledgerlink_deliveries_dropped_total",
-                    "ledgerlink_callbacks_disabled_total", "ledgerlink_deliveries_queue_depth", "ledgerlink_delivery_attempt_seconds_count"}) {
-                assertTrue(metrics.contains(name), name);
-            }
+    @FreshServer   // counts exactly: no other test's deliveries on this server
+    void outcomesAreCountedInTheMetrics(TestServer server) {
+        long id = f.verified("invoice", receiver).id();
+        f.verificationsRecorded(id);
+        double before = delivered(server.http.get("/metrics").body());
+        assertEquals(1.0, before, "the verification request of the set-up");
+        f.publish("invoice.create", 1);
+        receiver.await(2);
+        await("counted", () -> delivered(server.http.get("/metrics").body()) == before + 1);
+        String metrics = server.http.get("/metrics").body();
+        for (String name : new String[] {"ledgerlink_deliveries_failed_total", "ledgerlink_deliveries_dropped_total",
+                "ledgerlink_callbacks_disabled_total", "ledgerlink_deliveries_queue_depth", "ledgerlink_delivery_attempt_seconds_count"}) {
+            assertTrue(metrics.contains(name), name);
         }
+    }
+
+    /** The value of ledgerlink_deliveries_delivered_total (0 before the first). */
+    private static double delivered(String metrics) {
+        return metrics.lines().filter(l -> l.startsWith("ledgerlink_deliveries_delivered_total "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.indexOf(' ') + 1))).findFirst().orElse(0);
     }
 
     private static java.time.Instant failingSince(TestServer server, long id) {

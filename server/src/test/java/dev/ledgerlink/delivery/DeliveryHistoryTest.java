@@ -7,7 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.cli.Main;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.signature.FormParams;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.Receiver;
+import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.io.PrintWriter;
@@ -17,16 +20,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** The history over HTTP (bearer, like the callbacks routes) and the operator CLI, on a callback made through the real API. */
+@LedgerlinkTest
+@ServerSettings({"delivery.retry-schedule=PT0.2S,PT0.2S", "delivery.poll-interval=PT0.1S"})
 class DeliveryHistoryTest {
+    static TestServer server;
+    Fixtures f;
+    Receiver receiver;
 
     @Test
     void everyAttemptOfACallbacksDeliveriesIsListedPagedNewestFirst() {
-        try (TestServer server = TestServer.start(s -> s.set(Setting.DELIVERY_RETRY_SCHEDULE, "PT0.2S,PT0.2S")
-                .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S"));
-             Receiver receiver = new Receiver(); Ticker ignored = new Ticker(server.clock)) {
-            var f = new CallbackFixture(server.services());
-            String token = server.services().tokens().issue(f.user.id(), f.app.id(), Set.of("user:invoices:read")).accessToken();
-            String base = "/events/account/" + f.account.accountId() + "/events/callbacks";
+        try (Ticker ignored = new Ticker(server.clock)) {
+            String token = f.issue(Set.of("user:invoices:read")).accessToken();
+            String base = "/events/account/" + f.account().accountId() + "/events/callbacks";
             String[] auth = {"Authorization", "Bearer " + token, "Api-Version", "alpha"};
 
             TestHttp.Response created = server.http.postJson(base, "{\"callback\": {\"event\": \"invoice\", \"uri\": \"" + receiver.uri() + "\"}}", auth);
@@ -37,7 +42,7 @@ class DeliveryHistoryTest {
 
             AtomicInteger calls = new AtomicInteger();
             receiver.answer(r -> Receiver.Answer.of(calls.incrementAndGet() == 1 ? 500 : 200));
-            Deliveries.publish(server.services(), f, "invoice.create", 77);
+            f.publish("invoice.create", 77);
             Deliveries.await("delivered after a retry", () -> server.services().deliveries().history(null, id, 1, 10).deliveries().getFirst().state().equals("delivered"));
 
             TestHttp.Response page = server.http.get(base + "/" + id + "/deliveries?per_page=1", auth);
@@ -56,35 +61,33 @@ class DeliveryHistoryTest {
 
             assertEquals(401, server.http.get(base + "/" + id + "/deliveries", "Api-Version", "alpha").status());
             assertEquals(404, server.http.get(base + "/" + (id + 1000) + "/deliveries", auth).status());
-            var other = new CallbackFixture(server.services());
-            assertEquals(403, server.http.get("/events/account/" + other.account.accountId() + "/events/callbacks/" + id + "/deliveries", auth).status(),
+            var other = Fixtures.create(server);
+            assertEquals(403, server.http.get("/events/account/" + other.account().accountId() + "/events/callbacks/" + id + "/deliveries", auth).status(),
                     "not a member of that account");
         }
     }
 
     @Test
     void operatorsListAndRedeliverFromTheCli() {
-        try (TestServer server = TestServer.start(s -> s.set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S")); Receiver receiver = new Receiver()) {
-            var f = new CallbackFixture(server.services());
-            long id = f.callback("invoice", receiver.uri(), "code", true);
-            Deliveries.publish(server.services(), f, "invoice.create", 5);
-            receiver.await(1);
-            Deliveries.await("delivered", () -> Deliveries.only(server.services(), id).state().equals("delivered"));
-            long deliveryId = Deliveries.only(server.services(), id).id();
-            var settings = server.services().settings();
-            String[] db = {"--db", settings.get(Setting.DB_URL), "--set", "db.user=" + settings.get(Setting.DB_USER),
-                    "--set", "secrets.key=" + settings.get(Setting.SECRETS_KEY)};
+        long id = f.verified("invoice", receiver).id();
+        receiver.clear();
+        f.publish("invoice.create", 5);
+        receiver.await(1);
+        Deliveries.await("delivered", () -> Deliveries.only(server.services(), id).state().equals("delivered"));
+        long deliveryId = Deliveries.only(server.services(), id).id();
+        var settings = server.services().settings();
+        String[] db = {"--db", settings.get(Setting.DB_URL), "--set", "db.user=" + settings.get(Setting.DB_USER),
+                "--set", "secrets.key=" + settings.get(Setting.SECRETS_KEY)};
 
-            String listed = cli(concat(new String[] {"deliveries", "list", "--callback", Long.toString(id), "--json"}, db));
-            assertTrue(listed.contains("\"state\":\"delivered\""), listed);
-            assertTrue(listed.contains("\"status_code\":200"), listed);
+        String listed = cli(concat(new String[] {"deliveries", "list", "--callback", Long.toString(id), "--json"}, db));
+        assertTrue(listed.contains("\"state\":\"delivered\""), listed);
+        assertTrue(listed.contains("\"status_code\":200"), listed);
 
-            String again = cli(concat(new String[] {"deliveries", "redeliver", Long.toString(deliveryId), "--json"}, db));
-            assertTrue(again.contains("\"state\":\"pending\""), again);
-            server.clock.advance(java.time.Duration.ofMinutes(1));   // the CLI stamps the real time; the test clock stands still
-            var both = receiver.await(2);
-            assertEquals(both.get(0).header("X-Service-Event-Id"), both.get(1).header("X-Service-Event-Id"), "same message id, so receivers can de-duplicate");
-        }
+        String again = cli(concat(new String[] {"deliveries", "redeliver", Long.toString(deliveryId), "--json"}, db));
+        assertTrue(again.contains("\"state\":\"pending\""), again);
+        server.clock.advance(java.time.Duration.ofMinutes(1));   // the CLI stamps the real time; the test clock stands still
+        var both = receiver.await(2);
+        assertEquals(both.get(0).header("X-Service-Event-Id"), both.get(1).header("X-Service-Event-Id"), "same message id, so receivers can de-duplicate");
     }
 
     private static String[] concat(String[] a, String[] b) {

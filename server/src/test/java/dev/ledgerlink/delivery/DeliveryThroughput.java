@@ -1,5 +1,6 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestServer;
 import java.util.ArrayList;
@@ -17,16 +18,17 @@ public final class DeliveryThroughput {
         int callbacks = 10;
         try (TestServer server = TestServer.start(s -> s.set(dev.ledgerlink.config.Setting.DB_POOL_SIZE, "16"));
              Receiver receiver = new Receiver()) {
-            var f = new CallbackFixture(server.services());
-            for (int i = 0; i < callbacks; i++) f.callback("invoice", receiver.uri() + "?c=" + i, "code-" + i, true);
+            var f = Fixtures.create(server);
+            for (int i = 0; i < callbacks; i++) f.verified("invoice", receiver, receiver.uri() + "?c=" + i);
+            receiver.clear();
             // warm-up
-            for (int i = 0; i < 50; i++) Deliveries.publish(server.services(), f, "invoice.create", i + 1);
+            for (int i = 0; i < 50; i++) f.publish("invoice.create", i + 1);
             receiver.await(50 * callbacks);
             receiver.clear();
 
             int total = events * callbacks;
             long start = System.nanoTime();
-            for (int i = 0; i < events; i++) Deliveries.publish(server.services(), f, "invoice.create", i + 1);
+            for (int i = 0; i < events; i++) f.publish("invoice.create", i + 1);
             long published = System.nanoTime();
             int receivedWhilePublishing = receiver.received();
             try {
@@ -65,7 +67,7 @@ public final class DeliveryThroughput {
             for (int i = 0; i < 200; i++) {
                 int before = receiver.received();
                 long t0 = System.nanoTime();
-                Deliveries.publish(server.services(), f, "invoice.update", i + 1);
+                f.publish("invoice.update", i + 1);
                 receiver.await(before + callbacks);
                 latencies.add((System.nanoTime() - t0) / 1_000);
             }

@@ -8,7 +8,10 @@ import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.paging.Paging;
 import dev.ledgerlink.signature.FormParams;
 import dev.ledgerlink.signature.StandardWebhooks;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.ServerCli;
+import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.time.Duration;
@@ -25,35 +28,34 @@ import org.junit.jupiter.api.Test;
  * window delivered; recovering the window re-sends exactly its two dropped deliveries, each under
  * its original webhook-id, paced; the CLI recovers the others.
  */
+@LedgerlinkTest
+@ServerSettings({"delivery.retry-schedule=PT0.2S", "delivery.poll-interval=PT0.1S", "delivery.recover-spacing=PT0.3S"})
 class RecoverTest {
     private static final Duration SPACING = Duration.ofMillis(300);
-
-    private static TestServer server() {
-        return TestServer.start(s -> s.set(Setting.DELIVERY_RETRY_SCHEDULE, "PT0.2S")
-                .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S")
-                .set(Setting.DELIVERY_RECOVER_SPACING, SPACING.toString()));
-    }
+    static TestServer server;
+    Fixtures f;
+    Receiver receiver;
 
     /** Publishes object ids 1..5 with the window [since, until) around 2, 3 and 4; waits until each is delivered or dropped. */
-    private record Scenario(CallbackFixture f, long callbackId, Instant before, Instant since, Instant until, Instant after,
+    private record Scenario(Fixtures f, long callbackId, Instant before, Instant since, Instant until, Instant after,
                             Map<String, String> webhookIds) {}
 
-    private static Scenario failFourOfFive(TestServer server, Receiver receiver) {
-        var f = new CallbackFixture(server.services());
-        long id = f.callback("invoice", receiver.uri(), "code", true);
+    private static Scenario failFourOfFive(Fixtures f, Receiver receiver) {
+        long id = f.verified("invoice", receiver).id();
+        receiver.clear();
         receiver.answer(r -> Receiver.Answer.of("4".equals(FormParams.parse(r.body()).get("object_id")) ? 200 : 500));
         Instant before = server.clock.instant();
-        Deliveries.publish(server.services(), f, "invoice.create", 1);
+        f.publish("invoice.create", 1);
         server.clock.advance(Duration.ofHours(1));
         Instant since = server.clock.instant().minusSeconds(1);   // stored times are whole microseconds: keep clear of the edge
-        for (long object = 2; object <= 4; object++) Deliveries.publish(server.services(), f, "invoice.update", object);
+        for (long object = 2; object <= 4; object++) f.publish("invoice.update", object);
         server.clock.advance(Duration.ofHours(1));
         Instant until = server.clock.instant();
         server.clock.advance(Duration.ofMinutes(1));
-        Deliveries.publish(server.services(), f, "invoice.delete", 5);
+        f.publish("invoice.delete", 5);
         Deliveries.await("every delivery delivered or dropped", () -> {
-            var page = server.services().deliveries().search(id, null, null, null, Paging.of(1, 100));
-            return page.total() == 5 && page.items().stream().noneMatch(d -> d.state().equals("pending"));
+            var notifications = Deliveries.notifications(server.services(), id);
+            return notifications.size() == 5 && notifications.stream().noneMatch(d -> d.state().equals("pending"));
         });
         Map<String, String> webhookIds = new HashMap<>();
         for (Receiver.Request r : receiver.requests) webhookIds.put(FormParams.parse(r.body()).get("object_id"), r.header(StandardWebhooks.ID));
@@ -63,8 +65,8 @@ class RecoverTest {
 
     @Test
     void recoverResendsExactlyTheDroppedDeliveriesOfTheWindowUnderTheirWebhookIds() {
-        try (TestServer server = server(); Receiver receiver = new Receiver(); Ticker ignored = new Ticker(server.clock)) {
-            Scenario sc = failFourOfFive(server, receiver);
+        try (Ticker ignored = new Ticker(server.clock)) {
+            Scenario sc = failFourOfFive(f, receiver);
             var dropped = server.services().deliveries().search(sc.callbackId(), "dropped", null, null, Paging.of(1, 100));
             assertEquals(4, dropped.total(), "objects 1, 2, 3 and 5 failed twice and were dropped");
             JsonNode listed = ServerCli.json(server, "deliveries", "list", "--callback", Long.toString(sc.callbackId()), "--state", "dropped",
@@ -74,8 +76,8 @@ class RecoverTest {
             receiver.clear();
             receiver.answer(r -> Receiver.Answer.of(200));
 
-            String token = server.services().tokens().issue(sc.f().user.id(), sc.f().app.id(), Set.of("user:invoices:read")).accessToken();
-            String path = "/events/account/" + sc.f().account.accountId() + "/events/callbacks/" + sc.callbackId() + "/recover";
+            String token = f.issue(Set.of("user:invoices:read")).accessToken();
+            String path = "/events/account/" + f.account().accountId() + "/events/callbacks/" + sc.callbackId() + "/recover";
             TestHttp.Response r = server.http.postJson(path, "{\"since\": \"" + sc.since() + "\", \"until\": \"" + sc.until() + "\"}",
                     "Authorization", "Bearer " + token, "Api-Version", "alpha");
             assertEquals(200, r.status(), r.body());
@@ -85,8 +87,8 @@ class RecoverTest {
                     Instant.parse(result.get("last_attempt_at").asText())), "the second falls due one spacing after the first");
 
             List<Receiver.Request> resent = receiver.await(2);
-            Deliveries.await("both recovered deliveries delivered", () -> server.services().deliveries()
-                    .search(sc.callbackId(), "delivered", null, null, Paging.of(1, 100)).total() == 3);
+            Deliveries.await("both recovered deliveries delivered", () -> Deliveries.notifications(server.services(), sc.callbackId())
+                    .stream().filter(d -> d.state().equals("delivered")).count() == 3);
             assertEquals(2, receiver.received(), "nothing else was sent");
             Set<String> objects = new TreeSet<>();
             for (Receiver.Request req : resent) {
@@ -115,35 +117,32 @@ class RecoverTest {
 
     @Test
     void badWindowsAreClear422sAndOthersCallbacksAreRefused() {
-        try (TestServer server = server(); Receiver receiver = new Receiver()) {
-            var f = new CallbackFixture(server.services());
-            long id = f.callback("invoice", receiver.uri(), "code", true);
-            String token = server.services().tokens().issue(f.user.id(), f.app.id(), Set.of("user:invoices:read")).accessToken();
-            String path = "/events/account/" + f.account.accountId() + "/events/callbacks/" + id + "/recover";
-            String[] auth = {"Authorization", "Bearer " + token};
-            Map<String, String> cases = Map.of(
-                    "{}", "since",
-                    "{\"since\": \"yesterday\"}", "since",
-                    "{\"since\": \"2026-11-20T08:00:00Z\", \"until\": \"2026-11-19T08:00:00Z\"}", "since",
-                    "{\"since\": \"2026-01-01T00:00:00Z\", \"until\": \"2026-11-19T08:00:00Z\"}", "until",
-                    "{\"since\": 1700000000}", "since",
-                    "{\"since\": \"2026-11-20T08:00:00\"}", "since");
-            for (var c : cases.entrySet()) {
-                TestHttp.Response r = server.http.postJson(path, c.getKey(), auth);
-                assertEquals(422, r.status(), c.getKey() + " -> " + r.body());
-                assertEquals(c.getValue(), r.json().at("/details/0/fieldViolations/0/field").asText(), c.getKey() + " -> " + r.body());
-            }
-            assertEquals(400, server.http.postJson(path, "[1]", auth).status());
-            assertEquals(401, server.http.postJson(path, "{\"since\": \"2026-11-20T08:00:00Z\"}").status());
-            assertEquals(404, server.http.postJson("/events/account/" + f.account.accountId() + "/events/callbacks/" + (id + 999) + "/recover",
-                    "{\"since\": \"2026-11-20T08:00:00Z\"}", auth).status());
-            var other = new CallbackFixture(server.services());
-            assertEquals(403, server.http.postJson("/events/account/" + other.account.accountId() + "/events/callbacks/" + id + "/recover",
-                    "{\"since\": \"2026-11-20T08:00:00Z\"}", auth).status());
-            String since = server.clock.instant().minus(Duration.ofDays(1)).toString();
-            f.setVerified(id, false);
-            TestHttp.Response unverified = server.http.postJson(path, "{\"since\": \"" + since + "\"}", auth);
-            assertEquals(409, unverified.status(), unverified.body());
+        long id = f.verified("invoice", receiver).id();
+        String token = f.issue(Set.of("user:invoices:read")).accessToken();
+        String path = "/events/account/" + f.account().accountId() + "/events/callbacks/" + id + "/recover";
+        String[] auth = {"Authorization", "Bearer " + token};
+        Map<String, String> cases = Map.of(
+                "{}", "since",
+                "{\"since\": \"yesterday\"}", "since",
+                "{\"since\": \"2026-11-20T08:00:00Z\", \"until\": \"2026-11-19T08:00:00Z\"}", "since",
+                "{\"since\": \"2026-01-01T00:00:00Z\", \"until\": \"2026-11-19T08:00:00Z\"}", "until",
+                "{\"since\": 1700000000}", "since",
+                "{\"since\": \"2026-11-20T08:00:00\"}", "since");
+        for (var c : cases.entrySet()) {
+            TestHttp.Response r = server.http.postJson(path, c.getKey(), auth);
+            assertEquals(422, r.status(), c.getKey() + " -> " + r.body());
+            assertEquals(c.getValue(), r.json().at("/details/0/fieldViolations/0/field").asText(), c.getKey() + " -> " + r.body());
         }
+        assertEquals(400, server.http.postJson(path, "[1]", auth).status());
+        assertEquals(401, server.http.postJson(path, "{\"since\": \"2026-11-20T08:00:00Z\"}").status());
+        assertEquals(404, server.http.postJson("/events/account/" + f.account().accountId() + "/events/callbacks/" + (id + 999) + "/recover",
+                "{\"since\": \"2026-11-20T08:00:00Z\"}", auth).status());
+        var other = Fixtures.create(server);
+        assertEquals(403, server.http.postJson("/events/account/" + other.account().accountId() + "/events/callbacks/" + id + "/recover",
+                "{\"since\": \"2026-11-20T08:00:00Z\"}", auth).status());
+        String since = server.clock.instant().minus(Duration.ofDays(1)).toString();
+        f.resend(id);   // unverified until the new code comes back
+        TestHttp.Response unverified = server.http.postJson(path, "{\"since\": \"" + since + "\"}", auth);
+        assertEquals(409, unverified.status(), unverified.body());
     }
 }

@@ -3,6 +3,7 @@ package dev.ledgerlink.oauth;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
@@ -18,30 +19,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Requests racing with one refresh token or one code: exactly one wins, on one node or several. */
+@LedgerlinkTest
 class RefreshRaceTest {
+    static TestServer server;
     @TempDir
     Path dir;
 
     @Test
-    void fiftySimultaneousRefreshesWithOneTokenHaveExactlyOneWinner() throws Exception {
-        try (TestServer server = TestServer.start()) {
-            Fixtures f = Fixtures.create(server);
-            TokenPair pair = f.issue();
-            List<Integer> statuses = race(50, i -> OAuthFlows.refresh(server, f, pair.refreshToken()));
-            assertEquals(1, statuses.stream().filter(s -> s == 200).count(), statuses.toString());
-            assertEquals(49, statuses.stream().filter(s -> s == 400).count(), statuses.toString());
-            assertEquals(1, server.services().tokens().liveRefreshTokens(f.user().id(), f.app().id()));
-        }
+    void fiftySimultaneousRefreshesWithOneTokenHaveExactlyOneWinner(Fixtures f) throws Exception {
+        TokenPair pair = f.issue();
+        List<Integer> statuses = race(50, i -> OAuthFlows.refresh(server, f, pair.refreshToken()));
+        assertEquals(1, statuses.stream().filter(s -> s == 200).count(), statuses.toString());
+        assertEquals(49, statuses.stream().filter(s -> s == 400).count(), statuses.toString());
+        assertEquals(1, server.services().tokens().liveRefreshTokens(f.user().id(), f.app().id()));
     }
 
     @Test
-    void simultaneousExchangesOfOneCodeHaveExactlyOneWinner() throws Exception {
-        try (TestServer server = TestServer.start()) {
-            Fixtures f = Fixtures.create(server);
-            String code = OAuthFlows.code(server, f);
-            List<Integer> statuses = race(20, i -> OAuthFlows.exchange(server, f, code));
-            assertEquals(1, statuses.stream().filter(s -> s == 200).count(), statuses.toString());
-        }
+    void simultaneousExchangesOfOneCodeHaveExactlyOneWinner(Fixtures f) throws Exception {
+        String code = OAuthFlows.code(server, f);
+        List<Integer> statuses = race(20, i -> OAuthFlows.exchange(server, f, code));
+        assertEquals(1, statuses.stream().filter(s -> s == 200).count(), statuses.toString());
     }
 
     @Test
@@ -58,13 +55,10 @@ class RefreshRaceTest {
     }
 
     @Test
-    void refreshRacingNewAuthorizationsLeavesOneLiveRefreshToken() throws Exception {
-        try (TestServer server = TestServer.start()) {
-            Fixtures f = Fixtures.create(server);
-            TokenPair pair = f.issue();
-            race(20, i -> i == 0 ? OAuthFlows.refresh(server, f, pair.refreshToken()) : issueThroughTheService(server, f));
-            assertEquals(1, server.services().tokens().liveRefreshTokens(f.user().id(), f.app().id()));
-        }
+    void refreshRacingNewAuthorizationsLeavesOneLiveRefreshToken(Fixtures f) throws Exception {
+        TokenPair pair = f.issue();
+        race(20, i -> i == 0 ? OAuthFlows.refresh(server, f, pair.refreshToken()) : issueThroughTheService(server, f));
+        assertEquals(1, server.services().tokens().liveRefreshTokens(f.user().id(), f.app().id()));
     }
 
     private static TestHttp.Response issueThroughTheService(TestServer server, Fixtures f) {

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.Services;
 import dev.ledgerlink.config.Setting;
-import dev.ledgerlink.delivery.CallbackFixture;
 import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.oauth.BrowserSession;
@@ -32,7 +31,6 @@ class RetentionTest {
         try (TestServer server = TestServer.start(s -> s.set(Setting.RETENTION_INTERVAL, "PT0.2S")
                 .set(Setting.DELIVERY_RETRY_SCHEDULE, "P365D").set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S"));
              Receiver ok = new Receiver(); Receiver failing = new Receiver()) {
-            failing.answer(r -> Receiver.Answer.of(500));
             var f = Fixtures.create(server);
             JsonNode first = OAuthFlows.exchange(server, f, OAuthFlows.code(server, f)).json();
             JsonNode second = OAuthFlows.refresh(server, f, first.get("refresh_token").asText()).json();
@@ -41,10 +39,12 @@ class RetentionTest {
             stranger.get(OAuthFlows.authorizeUrl(f, Map.of()));
             stranger.logIn(f.user().email(), "not the password");
 
-            var cb = new CallbackFixture(server.services());
-            long delivered = cb.callback("invoice", ok.uri(), "code-a", true);
-            long pending = cb.callback("invoice", failing.uri(), "code-b", true);
-            server.services().events().publish(new EventPublisher.Request("invoice.create", cb.account.accountId(), 1L, cb.user.id(), null));
+            long delivered = f.verified("invoice", ok).id();
+            long pending = f.verified("invoice", failing).id();
+            f.verificationsRecorded(delivered);
+            f.verificationsRecorded(pending);
+            failing.answer(r -> Receiver.Answer.of(500));
+            f.publish("invoice.create", 1);
             await("one delivered, one failed once", () -> state(server, delivered).equals("delivered") && attempts(server, pending) == 1);
             assertEquals(3, count(server, "oauth_refresh_tokens"));
             assertTrue(count(server, "oauth_login_failures") > 0);
@@ -65,8 +65,8 @@ class RetentionTest {
             assertEquals(0, count(server, "oauth_authorization_codes"));
             assertEquals(1, count(server, "oauth_grants"), "the grant of the live token stays");
 
-            assertEquals(1.0, removed(server, "deliveries"));
-            assertEquals(1.0, removed(server, "delivery_attempts"));
+            assertEquals(3.0, removed(server, "deliveries"), "the delivered notification and both verification requests");
+            assertEquals(3.0, removed(server, "delivery_attempts"));
             assertEquals(2.0, removed(server, "refresh_tokens"));
             assertEquals(3.0, removed(server, "access_tokens"));
             assertEquals(0.0, removed(server, "events"), "the one event is still referenced by the pending delivery");
@@ -82,26 +82,26 @@ class RetentionTest {
             var f = Fixtures.create(server);
             JsonNode first = OAuthFlows.exchange(server, f, OAuthFlows.code(server, f)).json();
             JsonNode live = OAuthFlows.refresh(server, f, first.get("refresh_token").asText()).json();
-            var cb = new CallbackFixture(server.services());
-            long delivered = cb.callback("client", ok.uri(), "code-a", true);
-            server.services().events().publish(new EventPublisher.Request("client.create", cb.account.accountId(), 7L, cb.user.id(), null));
+            long delivered = f.verified("client", ok).id();
+            f.verificationsRecorded(delivered);
+            f.publish("client.create", 7);
             await("delivered", () -> state(server, delivered).equals("delivered"));
 
             Cli.Result dry = cli.run(with("janitor", "--dry-run", "--json"));
             assertEquals(0, dry.exitCode(), dry.err());
             JsonNode would = dry.json().get("would_remove");
-            assertEquals(1, would.get("deliveries").asLong(), dry.out());
-            assertEquals(1, would.get("delivery_attempts").asLong(), dry.out());
+            assertEquals(2, would.get("deliveries").asLong(), "the notification and the verification request: " + dry.out());
+            assertEquals(2, would.get("delivery_attempts").asLong(), dry.out());
             assertEquals(1, would.get("refresh_tokens").asLong(), dry.out());
             assertEquals(2, count(server, "oauth_refresh_tokens"), "a dry run removes nothing");
-            assertEquals(1, count(server, "deliveries"));
+            assertEquals(2, count(server, "deliveries"));
             assertTrue(cli.run(with("janitor", "--dry-run")).out().contains("would remove"));
 
             Cli.Result run = cli.run(with("janitor", "--json"));
             assertEquals(0, run.exitCode(), run.err());
             JsonNode removed = run.json().get("removed");
-            assertEquals(1, removed.get("deliveries").asLong(), run.out());
-            assertEquals(1, removed.get("delivery_attempts").asLong(), run.out());
+            assertEquals(2, removed.get("deliveries").asLong(), run.out());
+            assertEquals(2, removed.get("delivery_attempts").asLong(), run.out());
             assertEquals(1, removed.get("events").asLong(), "its event goes in the same pass, once the delivery is gone: " + run.out());
             assertEquals(1, removed.get("refresh_tokens").asLong(), run.out());
             assertEquals(0, count(server, "deliveries"));
@@ -138,14 +138,20 @@ class RetentionTest {
         return all;
     }
 
+    /** The state of the callback's newest notification (its verification requests left out). */
     private static String state(TestServer server, long callbackId) {
-        var page = server.services().deliveries().history(null, callbackId, 1, 10);
-        return page.deliveries().isEmpty() ? "none" : page.deliveries().getFirst().state();
+        var notification = notification(server, callbackId);
+        return notification == null ? "none" : notification.state();
     }
 
     private static int attempts(TestServer server, long callbackId) {
-        var page = server.services().deliveries().history(null, callbackId, 1, 10);
-        return page.deliveries().isEmpty() ? 0 : page.deliveries().getFirst().attempts().size();
+        var notification = notification(server, callbackId);
+        return notification == null ? 0 : notification.attempts().size();
+    }
+
+    private static dev.ledgerlink.delivery.DeliveryRecord notification(TestServer server, long callbackId) {
+        return server.services().deliveries().history(null, callbackId, 1, 10).deliveries().stream()
+                .filter(d -> !d.name().equals("callback.verify")).findFirst().orElse(null);
     }
 
     static long count(TestServer server, String table) {

@@ -4,21 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledgerlink.LedgerlinkServer;
-import dev.ledgerlink.Services;
 import dev.ledgerlink.config.Setting;
-import dev.ledgerlink.config.Settings;
-import dev.ledgerlink.delivery.CallbackFixture;
 import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.delivery.ServerProcess;
 import dev.ledgerlink.oauth.TokenPair;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.testing.TestDatabases;
+import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.TestHttp;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import dev.ledgerlink.testing.TestServer;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -77,7 +72,7 @@ class CrashDurabilityTest {
         String key = SecretBox.newKeyBase64();
         try (Receiver receiver = new Receiver()) {
             receiver.answer(this::record);
-            Fixture f = prepare(db, key, receiver.uri());
+            Fixture f = prepare(db, key, receiver);
             accessTokens.add(f.tokens().accessToken());
             String refresh = f.tokens().refreshToken();
 
@@ -113,21 +108,18 @@ class CrashDurabilityTest {
 
     private record Fixture(String accountId, long userId, TokenPair tokens, String clientId, String clientSecret) {}
 
-    /** Account, user, application, two verified subscribers and a token pair, then the test lets go of the database. */
-    private static Fixture prepare(TestDatabases.TestDb db, String key, String receiverUri) {
-        Settings settings = Settings.builder().set(Setting.DB_URL, db.url()).set(Setting.DB_USER, db.user())
-                .set(Setting.DB_POOL_SIZE, "2").set(Setting.SECRETS_KEY, key).set(Setting.DEV, "true").build();
-        Services s = Services.create(settings, Clock.systemUTC(), LedgerlinkServer.openDatabase(settings, null),
-                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-        try {
-            CallbackFixture f = new CallbackFixture(s);
-            f.callback("invoice", receiverUri, "code-a", true);
-            f.callback("invoice.create", receiverUri, "code-b", true);
-            var app = s.applications().create("Crash App", List.of("https://app.example.com/cb"), List.of("user:invoices:read"));
-            TokenPair tokens = s.tokens().issue(f.user.id(), app.application().id(), Set.of("user:invoices:read"));
-            return new Fixture(f.account.accountId(), f.user.id(), tokens, app.application().clientId(), app.clientSecret());
-        } finally {
-            s.database().close();
+    /**
+     * Account, user, application, two subscribers verified through the handshake and a token pair, made
+     * by the shared fixtures on an in-process server over the database; it stops before the test
+     * starts the server process, so the process owns the database file.
+     */
+    private static Fixture prepare(TestDatabases.TestDb db, String key, Receiver receiver) {
+        try (TestServer server = TestServer.start(db, s -> s.set(Setting.SECRETS_KEY, key).set(Setting.DB_POOL_SIZE, "2"))) {
+            Fixtures f = Fixtures.create(server);
+            f.verificationsRecorded(f.verified("invoice", receiver, receiver.uri() + "/a").id());
+            f.verificationsRecorded(f.verified("invoice.create", receiver, receiver.uri() + "/b").id());
+            TokenPair tokens = f.issue(Set.of("user:invoices:read"));
+            return new Fixture(f.account().accountId(), f.user().id(), tokens, f.app().clientId(), f.clientSecret());
         }
     }
 

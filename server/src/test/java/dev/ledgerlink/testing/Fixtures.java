@@ -51,9 +51,13 @@ public record Fixtures(TestServer server, User user, Account account, Applicatio
         return new String[] {"Authorization", "Bearer " + accessToken};
     }
 
-    /** Who a fresh access token with every scope speaks for, as the API sees it. */
+    /**
+     * Who an access token with every scope of the application speaks for, as the bearer filter hands
+     * it to a service. Made without issuing a token: issuing adds to the user's grant, which would end
+     * the live refresh token of a test's own OAuth flow and change what it counts.
+     */
     public TokenPrincipal principal() {
-        return server.services().accessTokens().verify(issue().accessToken()).orElseThrow();
+        return new TokenPrincipal(user.id(), app.id(), Set.copyOf(SCOPES), server.clock().instant().plus(java.time.Duration.ofHours(12)));
     }
 
     /** Registers a callback through the callbacks service; its verification request goes to {@code uri}. */
@@ -66,12 +70,63 @@ public record Fixtures(TestServer server, User user, Account account, Applicatio
         public long id() { return callback.id(); }
     }
 
-    /** The whole handshake through the service: the receiver gets the verification request, the code goes back. */
+    /**
+     * The whole handshake through the service, as an integrating app does it: the callback is
+     * registered, the receiver gets the verification request, its code goes back. The receiver keeps
+     * the request in {@link Receiver#requests}: a test that counts requests clears it after set-up.
+     */
     public Verified verified(String event, Receiver receiver) {
-        Callback c = register(event, receiver.uri());
-        String code = receiver.next("callback.verify").param("verifier");
-        Callback verified = server.services().callbacks().verify(principal(), account.accountId(), c.id(), code);
-        return new Verified(verified, code);
+        return verify(register(event, receiver.uri()).id(), receiver);
+    }
+
+    /** Like {@link #verified(String, Receiver)}, to a URI of the receiver's own (a path or query of it). */
+    public Verified verified(String event, Receiver receiver, String uri) {
+        return verify(register(event, uri).id(), receiver);
+    }
+
+    /** Reads the code of callback {@code id}'s next verification request from the receiver and sends it back. */
+    public Verified verify(long id, Receiver receiver) {
+        String code = verificationRequest(id, receiver).param("verifier");
+        return new Verified(verify(id, code), code);
+    }
+
+    /** Sends a code back through the service, as PUT ... {"callback": {"verifier": ...}} does. */
+    public Callback verify(long id, String code) {
+        return server.services().callbacks().verify(principal(), account.accountId(), id, code);
+    }
+
+    /** The receiver's next verification request for callback {@code id} (those of other callbacks are skipped). */
+    public static Receiver.Request verificationRequest(long id, Receiver receiver) {
+        while (true) {
+            Receiver.Request r = receiver.next("callback.verify");
+            if (Long.toString(id).equals(r.param("object_id"))) return r;
+        }
+    }
+
+    /**
+     * Waits until the server has recorded the outcome of callback {@code id}'s verification requests
+     * (none pending): before counting deliveries or metrics, or stopping a server whose database
+     * another will serve.
+     */
+    public void verificationsRecorded(long id) {
+        Eventually.await("the verification requests of callback " + id + " are recorded", () -> server.services().deliveries()
+                .history(null, id, 1, 100).deliveries().stream()
+                .noneMatch(d -> d.name().equals("callback.verify") && d.state().equals("pending")));
+    }
+
+    /** Resend through the service (PUT ... {"callback": {"resend": true}}): a new code, unverified, re-enabled, the request sent again. */
+    public Callback resend(long id) {
+        return server.services().callbacks().resend(principal(), account.accountId(), id);
+    }
+
+    /** The callback as it stands (verified, disabled, ...), read as an operator does. */
+    public Callback callback(long id) {
+        return server.services().operatorCallbacks().show(id);
+    }
+
+    /** Deletes the callback through the service, as DELETE does. */
+    public void delete(long id) {
+        server.services().callbacks().delete(principal(), account.accountId(), id);
     }
 
     /** Publishes an event of this account through the Java API. */

@@ -18,6 +18,8 @@ import java.util.function.UnaryOperator;
  * stops: stopping under an open keep-alive connection waits for it.
  */
 public final class TestServer implements AutoCloseable {
+    /** The Argon2id memory cost of test servers in development mode (see {@link #cheapPasswordsInDevMode}). */
+    public static final String CHEAP_ARGON2_MEMORY_KIB = "64";
     public final MutableClock clock = new MutableClock();
     public final LedgerlinkServer server;
     public final TestHttp http;
@@ -34,12 +36,24 @@ public final class TestServer implements AutoCloseable {
 
     /** Starts with test settings (fresh database, port 0, dev mode), adjusted by {@code tweak}. */
     public static TestServer start(UnaryOperator<Settings.Builder> tweak) {
-        return new TestServer(tweak.apply(settingsFor(TestDatabases.fresh())).build());
+        return new TestServer(cheapPasswordsInDevMode(tweak.apply(settingsFor(TestDatabases.fresh()))));
     }
 
     /** Starts over a given database (one the test also reaches otherwise, e.g. with {@link Cli}). */
     public static TestServer start(TestDatabases.TestDb db, UnaryOperator<Settings.Builder> tweak) {
-        return new TestServer(tweak.apply(settingsFor(db)).build());
+        return new TestServer(cheapPasswordsInDevMode(tweak.apply(settingsFor(db))));
+    }
+
+    /**
+     * Argon2id at 64 KiB and one iteration instead of OWASP's 19 MiB and two, when the test left the
+     * server in development mode (the only mode that allows it) and did not choose a cost itself:
+     * password hashing was the largest CPU cost of the suite, one hash per fixture user.
+     */
+    private static Settings cheapPasswordsInDevMode(Settings.Builder b) {
+        Settings s = b.build();
+        if (!s.flag(Setting.DEV) || !s.get(Setting.PASSWORD_HASH_MEMORY_KIB).equals(Setting.PASSWORD_HASH_MEMORY_KIB.defaultValue())
+                || !s.get(Setting.PASSWORD_HASH_ITERATIONS).equals(Setting.PASSWORD_HASH_ITERATIONS.defaultValue())) return s;
+        return b.set(Setting.PASSWORD_HASH_MEMORY_KIB, CHEAP_ARGON2_MEMORY_KIB).set(Setting.PASSWORD_HASH_ITERATIONS, "1").build();
     }
 
     public static Settings.Builder settingsFor(TestDatabases.TestDb db) {

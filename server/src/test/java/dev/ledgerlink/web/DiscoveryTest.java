@@ -4,60 +4,56 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.testing.TestServer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+@LedgerlinkTest
 class DiscoveryTest {
+    static TestServer server;
 
     @Test
     void metadataNamesEveryEndpointAndWhatIsSupported() {
-        try (TestServer server = TestServer.start()) {
-            var r = server.http.get("/.well-known/oauth-authorization-server");
-            assertEquals(200, r.status());
-            JsonNode m = r.json();
-            String base = server.baseUrl();
-            assertEquals(base, m.get("issuer").asText());
-            assertEquals(base + "/oauth/authorize", m.get("authorization_endpoint").asText());
-            assertEquals(base + "/auth/oauth/token", m.get("token_endpoint").asText());
-            assertEquals(base + "/auth/oauth/revoke", m.get("revocation_endpoint").asText());
-            assertEquals(List.of("code"), strings(m.get("response_types_supported")));
-            assertEquals(List.of("authorization_code", "refresh_token"), strings(m.get("grant_types_supported")));
-            assertEquals(List.of("S256", "plain"), strings(m.get("code_challenge_methods_supported")));
-            assertEquals(List.of("client_secret_basic", "client_secret_post"), strings(m.get("token_endpoint_auth_methods_supported")));
-            assertTrue(strings(m.get("scopes_supported")).contains("user:profile:read"));
-        }
+        var r = server.http.get("/.well-known/oauth-authorization-server");
+        assertEquals(200, r.status());
+        JsonNode m = r.json();
+        String base = server.baseUrl();
+        assertEquals(base, m.get("issuer").asText());
+        assertEquals(base + "/oauth/authorize", m.get("authorization_endpoint").asText());
+        assertEquals(base + "/auth/oauth/token", m.get("token_endpoint").asText());
+        assertEquals(base + "/auth/oauth/revoke", m.get("revocation_endpoint").asText());
+        assertEquals(List.of("code"), strings(m.get("response_types_supported")));
+        assertEquals(List.of("authorization_code", "refresh_token"), strings(m.get("grant_types_supported")));
+        assertEquals(List.of("S256", "plain"), strings(m.get("code_challenge_methods_supported")));
+        assertEquals(List.of("client_secret_basic", "client_secret_post"), strings(m.get("token_endpoint_auth_methods_supported")));
+        assertTrue(strings(m.get("scopes_supported")).contains("user:profile:read"));
     }
 
     @Test
-    void configuredAddressesAreUsed() {
-        try (TestServer server = TestServer.start(s -> s.set(Setting.BASE_URL, "https://api.example.com/")
-                .set(Setting.AUTH_URL, "https://my.example.com"))) {
-            JsonNode m = server.http.get("http://127.0.0.1:" + server.server.port() + "/.well-known/oauth-authorization-server").json();
-            assertEquals("https://api.example.com", m.get("issuer").asText());
-            assertEquals("https://my.example.com/oauth/authorize", m.get("authorization_endpoint").asText());
-            assertEquals("https://api.example.com/auth/oauth/token", m.get("token_endpoint").asText());
-        }
+    @ServerSettings({"base-url=https://api.example.com/", "auth-url=https://my.example.com"})
+    void configuredAddressesAreUsed(TestServer server) {
+        JsonNode m = server.http.get("http://127.0.0.1:" + server.server.port() + "/.well-known/oauth-authorization-server").json();
+        assertEquals("https://api.example.com", m.get("issuer").asText());
+        assertEquals("https://my.example.com/oauth/authorize", m.get("authorization_endpoint").asText());
+        assertEquals("https://api.example.com/auth/oauth/token", m.get("token_endpoint").asText());
     }
 
     @Test
-    void outsideDevelopmentModeTheHostHeaderNeverShapesTheAddresses() throws Exception {
-        try (TestServer server = TestServer.start(s -> s.set(Setting.DEV, "false"))) {
-            JsonNode m = discoveryWithHost(server, "evil.example");
-            assertEquals("http://127.0.0.1:" + server.server.port(), m.get("issuer").asText());
-            assertEquals("http://127.0.0.1:" + server.server.port() + "/oauth/authorize", m.get("authorization_endpoint").asText());
-        }
+    @ServerSettings("dev=false")
+    void outsideDevelopmentModeTheHostHeaderNeverShapesTheAddresses(TestServer server) throws Exception {
+        JsonNode m = discoveryWithHost(server, "evil.example");
+        assertEquals("http://127.0.0.1:" + server.server.port(), m.get("issuer").asText());
+        assertEquals("http://127.0.0.1:" + server.server.port() + "/oauth/authorize", m.get("authorization_endpoint").asText());
     }
 
     @Test
     void developmentModeAnswersUnderTheNameItWasReachedBy() throws Exception {
-        try (TestServer server = TestServer.start()) {
-            JsonNode m = discoveryWithHost(server, "sandbox.localhost:7000");
-            assertEquals("http://sandbox.localhost:7000", m.get("issuer").asText());
-            assertEquals("http://sandbox.localhost:7000/auth/oauth/token", m.get("token_endpoint").asText());
-        }
+        JsonNode m = discoveryWithHost(server, "sandbox.localhost:7000");
+        assertEquals("http://sandbox.localhost:7000", m.get("issuer").asText());
+        assertEquals("http://sandbox.localhost:7000/auth/oauth/token", m.get("token_endpoint").asText());
     }
 
     /** The JDK client will not send a chosen Host header, so this request goes over a plain socket. */

@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.oauth.TokenPair;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import io.javalin.http.HandlerType;
@@ -27,7 +28,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -44,10 +44,12 @@ import org.junit.jupiter.api.Test;
  * (authorization page, developer console), every error is the documented JSON body (token endpoints: RFC 6749 §5.2,
  * which the API body also satisfies). Afterwards the server is still healthy.
  */
+@LedgerlinkTest
+@ServerSettings("events.operator-key=" + HostileInputTest.OPERATOR_KEY)
 class HostileInputTest {
     private static final int REQUESTS = Integer.getInteger("hostile.requests", 2500);
     private static final long SEED = Long.getLong("hostile.seed", System.nanoTime());
-    private static final String OPERATOR_KEY = "hostile-test-operator-key";
+    static final String OPERATOR_KEY = "hostile-test-operator-key";
     private static final Pattern TRACE = Pattern.compile(
             "(?i)(exception|\\bat (java|dev|org|io|com|jdk|kotlin)\\.|\\.java:\\d|stack ?trace|jetty|javalin|jdbi|sqlstate)");
     private static final String[] METHODS = {"GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "FROB", "CONNECT"};
@@ -70,8 +72,6 @@ class HostileInputTest {
 
     @BeforeAll
     static void start() {
-        server = TestServer.start(s -> s.set(Setting.OPERATOR_KEY, OPERATOR_KEY));
-        fixture = Fixtures.create(server);
         tokens = fixture.issue();
         routes = server.server.web().unsafe.internalRouter.allHttpHandlers().stream()
                 .map(e -> e.endpoint)
@@ -84,11 +84,6 @@ class HostileInputTest {
         sessionCookie = setCookie == null ? "ll_session=none" : setCookie.split(";")[0];
         Matcher csrf = Pattern.compile("name=\"csrf_token\" value=\"([^\"]+)\"").matcher(page.body());
         csrfToken = csrf.find() ? csrf.group(1) : "none";
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) server.close();
     }
 
     @Test

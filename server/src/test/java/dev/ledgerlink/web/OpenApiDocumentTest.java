@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.OpenApiContract;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
@@ -23,55 +24,50 @@ import org.junit.jupiter.api.Test;
  * documented operation is registered (a route added later without documentation fails here), the
  * server serves the document of the repository, and responses are validated against it.
  */
+@LedgerlinkTest   // development mode: its test-event route too
 class OpenApiDocumentTest {
+    static TestServer server;
 
     @Test
     void everyRegisteredRouteIsInTheDocumentAndNothingElse() {
-        try (TestServer server = TestServer.start()) {   // development mode: its test-event route too
-            Set<String> registered = new TreeSet<>();
-            server.server.web().unsafe.internalRouter.allHttpHandlers().stream()
-                    .map(e -> e.endpoint)
-                    .filter(e -> e.method.isHttpMethod() && e.method != HandlerType.HEAD && e.method != HandlerType.OPTIONS)
-                    .forEach((Endpoint e) -> registered.add(e.method.name().toUpperCase(Locale.ROOT) + " " + e.path));
-            Set<String> undocumented = new TreeSet<>(registered);
-            undocumented.removeAll(OpenApiContract.documented());
-            assertEquals(Set.of(), undocumented, "routes missing from server/src/main/resources/openapi.json (docs/api.md says how to add one)");
-            Set<String> stale = new TreeSet<>(OpenApiContract.documented());
-            stale.removeAll(registered);
-            assertEquals(Set.of(), stale, "openapi.json documents routes the server does not have");
-        }
+        Set<String> registered = new TreeSet<>();
+        server.server.web().unsafe.internalRouter.allHttpHandlers().stream()
+                .map(e -> e.endpoint)
+                .filter(e -> e.method.isHttpMethod() && e.method != HandlerType.HEAD && e.method != HandlerType.OPTIONS)
+                .forEach((Endpoint e) -> registered.add(e.method.name().toUpperCase(Locale.ROOT) + " " + e.path));
+        Set<String> undocumented = new TreeSet<>(registered);
+        undocumented.removeAll(OpenApiContract.documented());
+        assertEquals(Set.of(), undocumented, "routes missing from server/src/main/resources/openapi.json (docs/api.md says how to add one)");
+        Set<String> stale = new TreeSet<>(OpenApiContract.documented());
+        stale.removeAll(registered);
+        assertEquals(Set.of(), stale, "openapi.json documents routes the server does not have");
     }
 
     @Test
     void theServerServesTheDocumentOfTheRepository() throws Exception {
-        try (TestServer server = TestServer.start()) {
-            TestHttp.Response r = server.http.get("/openapi.json");
-            assertEquals(200, r.status());
-            JsonNode served = r.json();
-            assertEquals("3.1.0", served.get("openapi").asText());
-            assertEquals(TestHttp.JSON.readTree(Files.readString(Path.of("src/main/resources/openapi.json"))), served);
-        }
+        TestHttp.Response r = server.http.get("/openapi.json");
+        assertEquals(200, r.status());
+        JsonNode served = r.json();
+        assertEquals("3.1.0", served.get("openapi").asText());
+        assertEquals(TestHttp.JSON.readTree(Files.readString(Path.of("src/main/resources/openapi.json"))), served);
     }
 
     @Test
-    void realResponsesAreValidatedAndAMismatchFails() {
-        try (TestServer server = TestServer.start()) {
-            int before = OpenApiContract.validated();
-            var f = Fixtures.create(server);
-            String token = f.issue().accessToken();
-            assertEquals(200, server.http.get("/auth/api/v1/users/me", f.bearer(token)).status());
-            assertEquals(401, server.http.get("/auth/api/v1/users/me").status());
-            assertEquals(200, server.http.get("/healthz").status());
-            assertEquals(200, server.http.get("/.well-known/oauth-authorization-server").status());
-            assertTrue(OpenApiContract.validated() >= before + 4, "each JSON response went through the contract");
+    void realResponsesAreValidatedAndAMismatchFails(Fixtures f) {
+        int before = OpenApiContract.validated();
+        String token = f.issue().accessToken();
+        assertEquals(200, server.http.get("/auth/api/v1/users/me", f.bearer(token)).status());
+        assertEquals(401, server.http.get("/auth/api/v1/users/me").status());
+        assertEquals(200, server.http.get("/healthz").status());
+        assertEquals(200, server.http.get("/.well-known/oauth-authorization-server").status());
+        assertTrue(OpenApiContract.validated() >= before + 4, "each JSON response went through the contract");
 
-            AssertionError wrong = assertThrows(AssertionError.class, () -> OpenApiContract.check("GET", "/healthz", 200,
-                    "application/json", "{\"status\": 1}"));
-            assertTrue(wrong.getMessage().contains("does not match openapi.json"), wrong.getMessage());
-            AssertionError callback = assertThrows(AssertionError.class, () -> OpenApiContract.check("GET",
-                    "/events/account/6BApk/events/callbacks/7", 200, "application/json",
-                    "{\"response\": {\"result\": {\"callback\": {\"id\": 7}}}}"));
-            assertTrue(callback.getMessage().contains("callbackid"), callback.getMessage());
-        }
+        AssertionError wrong = assertThrows(AssertionError.class, () -> OpenApiContract.check("GET", "/healthz", 200,
+                "application/json", "{\"status\": 1}"));
+        assertTrue(wrong.getMessage().contains("does not match openapi.json"), wrong.getMessage());
+        AssertionError callback = assertThrows(AssertionError.class, () -> OpenApiContract.check("GET",
+                "/events/account/6BApk/events/callbacks/7", 200, "application/json",
+                "{\"response\": {\"result\": {\"callback\": {\"id\": 7}}}}"));
+        assertTrue(callback.getMessage().contains("callbackid"), callback.getMessage());
     }
 }

@@ -8,6 +8,8 @@ import dev.ledgerlink.config.ConfigurationException;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.oauth.BrowserSession;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.oauth.OAuthFlows;
 import dev.ledgerlink.testing.TestServer;
 import java.util.Map;
@@ -18,32 +20,28 @@ import org.junit.jupiter.api.Test;
  * address is blocked after 4 failures): the client address is read from X-Forwarded-For only when
  * the connection comes from a trusted proxy.
  */
+@LedgerlinkTest
 class TrustedProxiesTest {
 
     @Test
-    void behindATrustedProxyEachForwardedClientIsThrottledOnItsOwn() {
-        try (TestServer server = TestServer.start(s -> s.set(Setting.TRUSTED_PROXIES, "10.0.0.0/8, 127.0.0.1, ::1")
-                .set(Setting.LOGIN_MAX_FAILURES, "1"))) {
-            var f = Fixtures.create(server);
-            failFourTimes(browser(server, f, "203.0.113.7"));
-            assertEquals(429, browser(server, f, "203.0.113.7").logIn(f.user().email(), f.password()).status());
-            assertEquals(200, browser(server, f, "203.0.113.8").logIn(f.user().email(), f.password()).status(),
-                    "another client behind the same proxy is not blocked");
-            assertEquals(429, browser(server, f, "192.0.2.99, 203.0.113.7").logIn(f.user().email(), f.password()).status(),
-                    "what the client wrote left of the proxy's entry is not believed");
-            assertEquals(429, browser(server, f, "203.0.113.7, 10.1.2.3").logIn(f.user().email(), f.password()).status(),
-                    "a chain of trusted proxies is walked back to the client");
-        }
+    @ServerSettings({"http.trusted-proxies=10.0.0.0/8, 127.0.0.1, ::1", "login.max-failures=1"})   // a throttle of its own to fill
+    void behindATrustedProxyEachForwardedClientIsThrottledOnItsOwn(TestServer server, Fixtures f) {
+        failFourTimes(browser(server, f, "203.0.113.7"));
+        assertEquals(429, browser(server, f, "203.0.113.7").logIn(f.user().email(), f.password()).status());
+        assertEquals(200, browser(server, f, "203.0.113.8").logIn(f.user().email(), f.password()).status(),
+                "another client behind the same proxy is not blocked");
+        assertEquals(429, browser(server, f, "192.0.2.99, 203.0.113.7").logIn(f.user().email(), f.password()).status(),
+                "what the client wrote left of the proxy's entry is not believed");
+        assertEquals(429, browser(server, f, "203.0.113.7, 10.1.2.3").logIn(f.user().email(), f.password()).status(),
+                "a chain of trusted proxies is walked back to the client");
     }
 
     @Test
-    void withoutTrustedProxiesXForwardedForIsIgnored() {
-        try (TestServer server = TestServer.start(s -> s.set(Setting.LOGIN_MAX_FAILURES, "1"))) {
-            var f = Fixtures.create(server);
-            failFourTimes(browser(server, f, "203.0.113.7"));
-            var blocked = browser(server, f, "203.0.113.8").logIn(f.user().email(), f.password());
-            assertEquals(429, blocked.status(), "every request comes from 127.0.0.1, whatever it claims");
-        }
+    @ServerSettings("login.max-failures=1")
+    void withoutTrustedProxiesXForwardedForIsIgnored(TestServer server, Fixtures f) {
+        failFourTimes(browser(server, f, "203.0.113.7"));
+        var blocked = browser(server, f, "203.0.113.8").logIn(f.user().email(), f.password());
+        assertEquals(429, blocked.status(), "every request comes from 127.0.0.1, whatever it claims");
     }
 
     @Test

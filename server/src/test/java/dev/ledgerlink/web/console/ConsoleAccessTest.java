@@ -10,6 +10,8 @@ import dev.ledgerlink.oauth.BrowserSession;
 import dev.ledgerlink.oauth.TokenPrincipal;
 import dev.ledgerlink.testing.Cli;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
@@ -17,7 +19,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Who may use the console and see what, over real HTTP: sign-in, CSRF, accounts, the operator key and its throttle, the switch. */
+@LedgerlinkTest
 class ConsoleAccessTest {
+    static TestServer server;
     static final String KEY = "console-access-test-operator-key-0123456789";
 
     @Test
@@ -40,65 +44,59 @@ class ConsoleAccessTest {
     }
 
     @Test
-    void pagesNeedASignedInViewerAndFormsTheSessionsCsrfToken() {
-        try (TestServer server = TestServer.start()) {
-            Fixtures f = Fixtures.create(server);
-            BrowserSession b = new BrowserSession(server.baseUrl());
-            var page = b.get("/console/callbacks");
-            assertEquals(302, page.status());
-            assertEquals("/console/sign-in", page.header("Location"));
-            assertEquals(403, b.post("/console/test-event", Map.of("account_id", f.account().accountId(), "name", "invoice.create",
-                    "object_id", "1", "user_id", "1")).status());
+    void pagesNeedASignedInViewerAndFormsTheSessionsCsrfToken(Fixtures f) {
+        BrowserSession b = new BrowserSession(server.baseUrl());
+        var page = b.get("/console/callbacks");
+        assertEquals(302, page.status());
+        assertEquals("/console/sign-in", page.header("Location"));
+        assertEquals(403, b.post("/console/test-event", Map.of("account_id", f.account().accountId(), "name", "invoice.create",
+                "object_id", "1", "user_id", "1")).status());
 
-            assertEquals(303, signIn(b, f.user().email(), f.password()).status());
-            b.get("/console/test-event");
-            String csrf = b.csrfToken();
-            var forged = b.post("/console/test-event", Map.of("csrf_token", "not-the-token", "account_id", f.account().accountId(),
-                    "name", "invoice.create", "object_id", "1", "user_id", "1"));
-            assertEquals(403, forged.status());
-            assertTrue(forged.body().contains("This form has expired"), forged.body());
-            var published = b.post("/console/test-event", Map.of("csrf_token", csrf, "account_id", f.account().accountId(),
-                    "name", "invoice.create", "object_id", "1", "user_id", "1"));
-            assertEquals(303, published.status(), published.body());
-            assertTrue(published.header("Location").startsWith("/console/activity?notice=published&ref="), published.header("Location"));
+        assertEquals(303, signIn(b, f.user().email(), f.password()).status());
+        b.get("/console/test-event");
+        String csrf = b.csrfToken();
+        var forged = b.post("/console/test-event", Map.of("csrf_token", "not-the-token", "account_id", f.account().accountId(),
+                "name", "invoice.create", "object_id", "1", "user_id", "1"));
+        assertEquals(403, forged.status());
+        assertTrue(forged.body().contains("This form has expired"), forged.body());
+        var published = b.post("/console/test-event", Map.of("csrf_token", csrf, "account_id", f.account().accountId(),
+                "name", "invoice.create", "object_id", "1", "user_id", "1"));
+        assertEquals(303, published.status(), published.body());
+        assertTrue(published.header("Location").startsWith("/console/activity?notice=published&ref="), published.header("Location"));
 
-            var pageHeaders = b.get("/console/activity");
-            assertTrue(pageHeaders.header("Content-Security-Policy").contains("frame-ancestors 'none'"));
-            assertEquals("no-store", pageHeaders.header("Cache-Control"));
-            assertEquals(303, b.post("/console/sign-out", Map.of("csrf_token", csrf)).status());
-            assertEquals(302, b.get("/console/activity").status());
-        }
+        var pageHeaders = b.get("/console/activity");
+        assertTrue(pageHeaders.header("Content-Security-Policy").contains("frame-ancestors 'none'"));
+        assertEquals("no-store", pageHeaders.header("Cache-Control"));
+        assertEquals(303, b.post("/console/sign-out", Map.of("csrf_token", csrf)).status());
+        assertEquals(302, b.get("/console/activity").status());
     }
 
     @Test
-    void aUserSeesOnlyTheirOwnAccounts() {
-        try (TestServer server = TestServer.start()) {
-            Fixtures mine = Fixtures.create(server);
-            Fixtures theirs = Fixtures.create(server);
-            var s = server.services();
-            TokenPrincipal them = s.tokens().verify(theirs.issue().accessToken()).orElseThrow();
-            Callback other = s.callbacks().register(them, theirs.account().accountId(), "invoice", "http://127.0.0.1:9/hook");
+    void aUserSeesOnlyTheirOwnAccounts(Fixtures mine) {
+        Fixtures theirs = Fixtures.create(server);
+        var s = server.services();
+        TokenPrincipal them = s.tokens().verify(theirs.issue().accessToken()).orElseThrow();
+        Callback other = s.callbacks().register(them, theirs.account().accountId(), "invoice", "http://127.0.0.1:9/hook");
 
-            mine.issue();
-            BrowserSession b = new BrowserSession(server.baseUrl());
-            signIn(b, mine.user().email(), mine.password());
-            String apps = b.get("/console/applications").body();
-            assertTrue(apps.contains(mine.app().clientId()), "an application a member authorized is one of the account's");
-            assertFalse(apps.contains(theirs.app().clientId()));
-            assertFalse(b.get("/console/callbacks").body().contains("#" + other.id() + "<"));
-            assertEquals(404, b.get("/console/callbacks/" + other.id() + "/deliveries").status());
-            b.get("/console/callbacks");
-            String csrf = b.csrfToken();
-            assertEquals(404, b.post("/console/callbacks/" + other.id() + "/resend", Map.of("csrf_token", csrf)).status());
-            assertEquals(404, b.post("/console/grants/revoke", Map.of("csrf_token", csrf,
-                    "user_id", Long.toString(theirs.user().id()), "application_id", Long.toString(theirs.app().id()))).status());
-            assertEquals(1, s.tokens().liveRefreshTokens(theirs.user().id(), theirs.app().id()));
-            var elsewhere = b.post("/console/test-event", Map.of("csrf_token", csrf, "account_id", theirs.account().accountId(),
-                    "name", "invoice.create", "object_id", "1", "user_id", "1"));
-            assertEquals(422, elsewhere.status());
-            assertTrue(elsewhere.body().contains("Choose one of your accounts"), elsewhere.body());
-            assertFalse(b.get("/console/grants").body().contains(theirs.user().email()));
-        }
+        mine.issue();
+        BrowserSession b = new BrowserSession(server.baseUrl());
+        signIn(b, mine.user().email(), mine.password());
+        String apps = b.get("/console/applications").body();
+        assertTrue(apps.contains(mine.app().clientId()), "an application a member authorized is one of the account's");
+        assertFalse(apps.contains(theirs.app().clientId()));
+        assertFalse(b.get("/console/callbacks").body().contains("#" + other.id() + "<"));
+        assertEquals(404, b.get("/console/callbacks/" + other.id() + "/deliveries").status());
+        b.get("/console/callbacks");
+        String csrf = b.csrfToken();
+        assertEquals(404, b.post("/console/callbacks/" + other.id() + "/resend", Map.of("csrf_token", csrf)).status());
+        assertEquals(404, b.post("/console/grants/revoke", Map.of("csrf_token", csrf,
+                "user_id", Long.toString(theirs.user().id()), "application_id", Long.toString(theirs.app().id()))).status());
+        assertEquals(1, s.tokens().liveRefreshTokens(theirs.user().id(), theirs.app().id()));
+        var elsewhere = b.post("/console/test-event", Map.of("csrf_token", csrf, "account_id", theirs.account().accountId(),
+                "name", "invoice.create", "object_id", "1", "user_id", "1"));
+        assertEquals(422, elsewhere.status());
+        assertTrue(elsewhere.body().contains("Choose one of your accounts"), elsewhere.body());
+        assertFalse(b.get("/console/grants").body().contains(theirs.user().email()));
     }
 
     @Test
@@ -122,16 +120,15 @@ class ConsoleAccessTest {
     }
 
     @Test
-    void theOperatorKeyIsComparedAndItsFailuresThrottled() {
-        try (TestServer server = TestServer.start(s -> s.set(Setting.OPERATOR_KEY, KEY).set(Setting.LOGIN_MAX_FAILURES, "2"))) {
-            BrowserSession b = new BrowserSession(server.baseUrl());
-            assertEquals(401, signInAsOperator(b, KEY + "x").status());
-            assertEquals(401, signInAsOperator(b, "short").status());
-            TestHttp.Response throttled = signInAsOperator(b, KEY);
-            assertEquals(429, throttled.status());
-            assertTrue(throttled.body().contains("Too many failed sign-in attempts"), throttled.body());
-            assertTrue(Long.parseLong(throttled.header("Retry-After")) > 0);
-        }
+    @ServerSettings({"events.operator-key=" + KEY, "login.max-failures=2"})   // a throttle of its own to fill
+    void theOperatorKeyIsComparedAndItsFailuresThrottled(TestServer server) {
+        BrowserSession b = new BrowserSession(server.baseUrl());
+        assertEquals(401, signInAsOperator(b, KEY + "x").status());
+        assertEquals(401, signInAsOperator(b, "short").status());
+        TestHttp.Response throttled = signInAsOperator(b, KEY);
+        assertEquals(429, throttled.status());
+        assertTrue(throttled.body().contains("Too many failed sign-in attempts"), throttled.body());
+        assertTrue(Long.parseLong(throttled.header("Retry-After")) > 0);
     }
 
     private static TestHttp.Response signIn(BrowserSession b, String email, String password) {
