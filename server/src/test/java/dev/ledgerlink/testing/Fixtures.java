@@ -15,8 +15,9 @@ import java.util.Set;
 /**
  * The one set of test fixtures: a user who owns a business, and an application registered for it,
  * made through the real services (names unique per fixture, so many share one server). Callbacks are
- * registered and verified through the callbacks service, as the API does. Injected by
- * {@link TestServerExtension} (a new one per test).
+ * registered through the callbacks service and verified by the handshake a user goes through: the
+ * receiver gets the verification request, its code goes back through the service. No test writes
+ * callback rows itself. Injected by {@link TestServerExtension} (a new one per test).
  */
 public record Fixtures(TestServer server, User user, Account account, Application app, String clientSecret, String password) {
     public static final String REDIRECT_URI = "http://127.0.0.1:9/callback";
