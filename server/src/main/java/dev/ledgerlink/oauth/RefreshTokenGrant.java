@@ -4,6 +4,7 @@ import static dev.ledgerlink.oauth.OAuthError.invalidGrant;
 import static dev.ledgerlink.oauth.OAuthError.invalidRequest;
 
 import dev.ledgerlink.accounts.Application;
+import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.secrets.Hashes;
 import java.time.Duration;
@@ -30,19 +31,21 @@ public final class RefreshTokenGrant {
     private final TokenService tokens;
     private final Duration replayWindow;
     private final OperatorNotices notices;
+    private final AuditLog audit;
 
-    public RefreshTokenGrant(Jdbi jdbi, TokenService tokens, Duration replayWindow, OperatorNotices notices) {
+    public RefreshTokenGrant(Jdbi jdbi, TokenService tokens, Duration replayWindow, OperatorNotices notices, AuditLog audit) {
         this.jdbi = jdbi;
         this.tokens = tokens;
         this.replayWindow = replayWindow;
         this.notices = notices;
+        this.audit = audit;
     }
 
     public TokenResponse exchange(Application client, String refreshToken) {
         try {
             return use(client, refreshToken);
         } catch (Replayed r) {
-            throw replayed(r.token);
+            throw replayed(client, r.token);
         }
     }
 
@@ -69,7 +72,7 @@ public final class RefreshTokenGrant {
         if (pair.isPresent()) return TokenResponse.of(pair.get());
         // Another request used it between our read and our update: describe what it is now.
         RefreshTokenRow now = jdbi.withHandle(h -> new HotTokenStore(h).refreshToken(Hashes.sha256Hex(refreshToken))).orElseThrow();
-        throw now.usedAt() != null ? replayed(now) : invalidGrant("refresh token is no longer live");
+        throw now.usedAt() != null ? replayed(client, now) : invalidGrant("refresh token is no longer live");
     }
 
     /** Leaves the reading transaction (which wrote nothing) so the replay rule can act in its own. */
@@ -82,18 +85,27 @@ public final class RefreshTokenGrant {
         }
     }
 
-    /** A used token again: inside the window a retry race (refused), after it a theft (the grant ends). */
-    private OAuthError replayed(RefreshTokenRow token) {
+    /**
+     * A used token again: inside the window a retry race (refused), after it a theft (the grant
+     * ends). The operator hears of it once, when this replay ended tokens that were still live: a
+     * notice in the revoking transaction, an audit line once it has committed.
+     */
+    private OAuthError replayed(Application client, RefreshTokenRow token) {
         String used = "refresh token was already used at " + token.usedAt() + "; a newer one was issued";
         Instant now = tokens.now();
-        if (Duration.between(token.usedAt(), now).compareTo(replayWindow) <= 0) return invalidGrant(used);
-        jdbi.useTransaction(h -> {
-            // The operator hears of it once: when this replay ended tokens that were still live.
-            if (tokens.revokeGrant(h, token.grantId()) > 0) {
-                notices.grantRevoked(h, token.grantId(), token.userId(), token.applicationId(), "refresh token replay", now);
-            }
+        Duration since = Duration.between(token.usedAt(), now);
+        if (since.compareTo(replayWindow) <= 0) return invalidGrant(used);
+        int revoked = jdbi.inTransaction(h -> {
+            int n = tokens.revokeGrant(h, token.grantId());
+            if (n > 0) notices.grantRevoked(h, token.grantId(), token.userId(), token.applicationId(), "refresh token replay", now);
+            return n;
         });
-        return invalidGrant(used + ". Presented again " + Duration.between(token.usedAt(), now).toSeconds()
+        if (revoked > 0) {
+            audit.record(AuditLog.Event.REFRESH_TOKEN_REPLAYED, "grant_id", token.grantId(), "user_id", token.userId(),
+                    "application_id", token.applicationId(), "client_id", client.clientId(), "used_at", token.usedAt().toString(),
+                    "presented_after_seconds", since.toSeconds(), "tokens_revoked", revoked);
+        }
+        return invalidGrant(used + ". Presented again " + since.toSeconds()
                 + " s later, it is treated as stolen: every token of this authorization is now revoked");
     }
 }
