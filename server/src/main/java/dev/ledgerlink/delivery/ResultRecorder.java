@@ -42,7 +42,7 @@ final class ResultRecorder implements AutoCloseable {
     private static final int MAX_BATCH = 500;
 
     /** {@code request} is null when nothing was sent (the code could not be decrypted). */
-    private record Result(ClaimedDelivery delivery, String token, Instant at, WebhookRequest request, AttemptOutcome outcome, String dropReason) {}
+    record Result(ClaimedDelivery delivery, String token, Instant at, WebhookRequest request, AttemptOutcome outcome, String dropReason) {}
 
     private final Jdbi jdbi;
     private final Clock clock;
@@ -92,8 +92,11 @@ final class ResultRecorder implements AutoCloseable {
         }
     }
 
-    /** One transaction per batch; if it fails, each result alone, so one bad row cannot lose the others. */
-    private void writeOrSplit(List<Result> batch) {
+    /**
+     * One transaction per batch; if it fails, each result alone, so one bad row cannot lose the others.
+     * (Called by the writer thread; ResultRecorderTest calls it with a batch of its own.)
+     */
+    void writeOrSplit(List<Result> batch) {
         try {
             write(batch);
         } catch (RuntimeException e) {

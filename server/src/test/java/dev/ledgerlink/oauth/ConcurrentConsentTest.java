@@ -71,6 +71,36 @@ class ConcurrentConsentTest {
         assertNotNull(b.redirectParams().get("code"));
     }
 
+    @Test
+    void manyRoundsOfConcurrentGrantsLoseNoScope() throws Exception {
+        List<String> catalog = List.copyOf(Scopes.all());
+        LoginSession session = server.services().oauth().sessions().logIn(null, f.user().id()).session();
+        AuthorizationFlow flow = server.services().oauth().flow();
+        for (int round = 0; round < 20; round++) {
+            Application app = server.services().applications().create("Round " + round, List.of(Fixtures.REDIRECT_URI), catalog).application();
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<AuthorizationFlow.Step>> steps = new ArrayList<>();
+            try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (String scope : catalog) {
+                    AuthorizationRequest request = request(app, "user:profile:read " + scope);
+                    steps.add(threads.submit(() -> {
+                        go.await();
+                        return flow.decide(request, session, true);
+                    }));
+                }
+                go.countDown();
+                for (Future<AuthorizationFlow.Step> step : steps) assertTrue(step.get() instanceof AuthorizationFlow.Redirect, step.get().toString());
+            }
+            AuthorizationFlow.Step again = flow.begin(request(app, String.join(" ", catalog)), session);
+            assertTrue(again instanceof AuthorizationFlow.Redirect, "round " + round + ": a scope was lost, the user is asked again");
+        }
+    }
+
+    private AuthorizationRequest request(Application app, String scope) {
+        return server.services().oauth().requests().validate(Map.of("client_id", List.of(app.clientId()), "response_type", List.of("code"),
+                "redirect_uri", List.of(Fixtures.REDIRECT_URI), "scope", List.of(scope)));
+    }
+
     private static String authorizeUrl(Application app, String scope) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("client_id", app.clientId());
