@@ -33,7 +33,7 @@ final class EventsCommand {
         @Override
         void run(Services s) {
             Event e = s.events().publish(new EventPublisher.Request(name, account, objectId, userId, idempotencyKey));
-            print(Map.of("event", EventJson.of(e)), "event " + e.id() + " " + e.name() + " stored; " + e.deliveries() + " deliveries queued");
+            print(Map.of("event", EventJson.of(e)), "event " + e.id() + " " + e.name() + " stored; " + e.deliveries() + (e.deliveries() == 1 ? " delivery" : " deliveries") + " queued");
         }
     }
 }

@@ -7,10 +7,12 @@ import picocli.CommandLine.Command;
 @Command(name = "ledgerlink", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "OAuth 2.0 authorization and event-callback service.",
         footer = {"",
-                "Every command works on one database: the embedded H2 file in the data directory",
-                "(--data-dir DIR, else LEDGERLINK_HOME, else ./data) unless --db JDBC_URL (or",
-                "LEDGERLINK_DB_URL) names another. Commands that print a result take --json for one",
-                "JSON object on stdout. `ledgerlink COMMAND --help` lists a command's options."},
+                // each line under 80 columns: picocli wraps longer ones mid-sentence
+                "Every command works on one database: the embedded H2 file in the data",
+                "directory (--data-dir DIR, else LEDGERLINK_HOME, else ./data) unless",
+                "--db JDBC_URL (or LEDGERLINK_DB_URL) names another. Commands that print a",
+                "result take --json for one JSON object on stdout.",
+                "`ledgerlink COMMAND --help` lists a command's options."},
         subcommands = {ServeCommand.class, AccountsCommand.class, UsersCommand.class, AppsCommand.class, EventsCommand.class, DeliveriesCommand.class, TokensCommand.class, SeedCommand.class,
                 CallbacksCommand.class, GrantsCommand.class, JanitorCommand.class,
                 CommandLine.HelpCommand.class})

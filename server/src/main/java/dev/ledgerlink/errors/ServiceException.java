@@ -101,6 +101,11 @@ public final class ServiceException extends RuntimeException {
         return new ServiceException(Kind.THROTTLED, Kind.THROTTLED.error, message, List.of(), retryAfter);
     }
 
+    /** The service cannot answer now (its database unreachable); the client should retry after the wait. */
+    public static ServiceException unavailable(String message, Duration retryAfter) {
+        return new ServiceException(Kind.UNAVAILABLE, Kind.UNAVAILABLE.error, message, List.of(), retryAfter);
+    }
+
     public static ServiceException of(Kind kind, String message) {
         return new ServiceException(kind, kind.error, message, List.of(), null);
     }
@@ -108,6 +113,6 @@ public final class ServiceException extends RuntimeException {
     public Kind kind() { return kind; }
     public String error() { return error; }
     public List<FieldViolation> violations() { return violations; }
-    /** For THROTTLED: how long the client should wait; null otherwise. */
+    /** For THROTTLED and UNAVAILABLE: how long the client should wait; null otherwise. */
     public Duration retryAfter() { return retryAfter; }
 }

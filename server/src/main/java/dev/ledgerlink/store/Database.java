@@ -5,6 +5,12 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.flywaydb.core.Flyway;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.sqlobject.SqlObjectPlugin;
@@ -67,14 +73,31 @@ public final class Database implements AutoCloseable {
 
     public javax.sql.DataSource dataSource() { return dataSource; }
 
-    /** True when a connection can be had and answers within two seconds. */
+    /**
+     * True when a connection can be had and answers within two seconds. Bounded on its own (not by
+     * the pool's connection timeout, which is longer), so a readiness probe answers promptly while the
+     * database is away.
+     */
     public boolean isReachable() {
-        try (Connection c = dataSource.getConnection()) {
-            return c.isValid(2);
-        } catch (SQLException e) {
+        var probe = CompletableFuture.supplyAsync(() -> {
+            try (Connection c = dataSource.getConnection()) {
+                return c.isValid(2);
+            } catch (SQLException e) {
+                return false;
+            }
+        }, REACHABILITY_PROBES);
+        try {
+            return probe.get(2, TimeUnit.SECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return false;
         }
     }
+
+    private static final Executor REACHABILITY_PROBES =
+            Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("db-probe").factory());
 
     @Override
     public void close() {

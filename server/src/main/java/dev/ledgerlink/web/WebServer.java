@@ -5,11 +5,13 @@ import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.json.ErrorBodies;
 import dev.ledgerlink.json.Json;
+import dev.ledgerlink.store.DatabaseUnavailable;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.json.JavalinJackson;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -22,6 +24,8 @@ import org.slf4j.MDC;
  */
 public final class WebServer {
     public static final long MAX_BODY_BYTES = 1024 * 1024;
+    /** What a client is told to wait when the database is unreachable (a restart or failover takes seconds). */
+    static final Duration DATABASE_RETRY_AFTER = Duration.ofSeconds(5);
     private static final Logger LOG = LoggerFactory.getLogger(WebServer.class);
 
     private WebServer() {}
@@ -90,6 +94,13 @@ public final class WebServer {
     }
 
     private static void renderUnexpected(Exception e, Context ctx) {
+        // First: a connection to the database cut mid-statement surfaces as an EOFException too
+        if (DatabaseUnavailable.causedBy(e)) {
+            LOG.warn("database unreachable: {} {}: {}", ctx.method(), ctx.path(), rootMessage(e));
+            renderServiceException(ServiceException.unavailable(
+                    "The service's database is unreachable; try again shortly.", DATABASE_RETRY_AFTER), ctx);
+            return;
+        }
         var clientMistake = ClientInputFailures.of(e);
         if (clientMistake.isPresent()) {
             renderServiceException(clientMistake.get(), ctx);
@@ -97,6 +108,12 @@ public final class WebServer {
         }
         LOG.error("request failed: {} {}", ctx.method(), ctx.path(), e);
         ctx.status(500).json(ErrorBodies.internal(RequestIds.of(ctx)));
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 
     private static void recordRequest(Services services, Context ctx, Float ms) {

@@ -15,6 +15,27 @@ public final class MutableClock extends Clock {
         now.updateAndGet(t -> t.plus(d));
     }
 
+    /**
+     * Moves this clock along with real time until closed, for tests where retries and leases must
+     * come due by themselves.
+     */
+    public AutoCloseable followRealTime() {
+        Thread ticker = Thread.ofVirtual().name("clock-ticker").start(() -> {
+            long last = System.nanoTime();
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long at = System.nanoTime();
+                advance(Duration.ofNanos(at - last));
+                last = at;
+            }
+        });
+        return ticker::interrupt;
+    }
+
     @Override
     public ZoneId getZone() {
         return ZoneOffset.UTC;

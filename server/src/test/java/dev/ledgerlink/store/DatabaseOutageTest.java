@@ -1,0 +1,156 @@
+package dev.ledgerlink.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.PostgresCluster;
+import dev.ledgerlink.testing.Receiver;
+import dev.ledgerlink.testing.TestHttp;
+import dev.ledgerlink.testing.TestServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * decisions.md, "Durability and failure": with the database unreachable, requests that need it get
+ * 503 in the documented error shape with Retry-After, /readyz is 503, the server keeps running, and
+ * when the database returns every acknowledged event is delivered with no manual step. On a
+ * PostgreSQL cluster of the test's own, stopped for 30 s under publishing load (the shared server is
+ * never stopped). Runs once, in the PostgreSQL pass of the suite (server/pom.xml).
+ */
+class DatabaseOutageTest {
+    private static final String OPERATOR_KEY = "outage-test-operator-key";
+    private static final Duration OUTAGE = Duration.ofSeconds(30);
+    private static final int PUBLISHERS = 4;
+
+    private final AtomicLong objectIds = new AtomicLong();
+    private final Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
+    private final Set<Long> delivered = ConcurrentHashMap.newKeySet();
+    private final Map<String, Integer> unexpected = new ConcurrentHashMap<>();
+    private final AtomicLong unavailable = new AtomicLong();
+    private final AtomicLong acknowledgedDuringOutage = new AtomicLong();
+    private final AtomicBoolean databaseDown = new AtomicBoolean();
+
+    @Test
+    void publishingRidesOutAThirtySecondOutageAndLosesNothing() throws Exception {
+        try (PostgresCluster cluster = PostgresCluster.start();
+             Receiver receiver = new Receiver();
+             TestServer server = TestServer.start(cluster.db(), s -> s
+                     .set(Setting.OPERATOR_KEY, OPERATOR_KEY)
+                     .set(Setting.DELIVERY_TIMEOUT, "PT2S")
+                     .set(Setting.DELIVERY_LEASE, "PT10S")
+                     .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.2S")
+                     .set(Setting.DELIVERY_RETRY_SCHEDULE, "PT0.5S,PT1S,PT2S,PT2S,PT5S,PT5S,PT5S,PT10S,PT10S,PT10S"));
+             AutoCloseable ticking = server.clock.followRealTime()) {
+            Fixtures f = Fixtures.create(server);
+            f.verified("invoice.create", receiver);
+            receiver.answer(r -> {
+                String object = r.param("object_id");
+                if ("invoice.create".equals(r.param("name")) && object != null) delivered.add(Long.parseLong(object));
+                return Receiver.Answer.of(200);
+            });
+            String accountId = f.account().accountId();
+
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Thread> publishers = new ArrayList<>();
+            for (int i = 0; i < PUBLISHERS; i++) {
+                publishers.add(Thread.ofVirtual().start(() -> publishUntil(stop, server.http, accountId)));
+            }
+            await("events acknowledged before the outage", Duration.ofSeconds(30), () -> acknowledged.size() >= 20);
+
+            cluster.stop();
+            databaseDown.set(true);
+            long downAt = System.nanoTime();
+            await("a 503 for a publish while the database is down", Duration.ofSeconds(30), () -> unavailable.get() > 0);
+            TestHttp.Response ready = server.http.get("/readyz");
+            assertEquals(503, ready.status(), "/readyz with the database down: " + ready.body());
+            assertEquals(200, server.http.get("/healthz").status(), "the process itself stays alive");
+            assertUnavailableShape(server.http.get("/auth/api/v1/users/me", f.bearer("whatever-token")), "identity endpoint");
+            assertUnavailableShape(server.http.postForm("/auth/oauth/token", "grant_type=refresh_token&refresh_token=x&client_id="
+                    + f.app().clientId() + "&client_secret=y"), "token endpoint");
+            sleepUntil(downAt + OUTAGE.toNanos());
+
+            databaseDown.set(false);
+            cluster.startAgain();
+            long before = acknowledged.size();
+            await("publishing acknowledged again once the database is back", Duration.ofSeconds(60), () -> acknowledged.size() > before + 20);
+            await("/readyz ready again", Duration.ofSeconds(30), () -> server.http.get("/readyz").status() == 200);
+            stop.set(true);
+            for (Thread t : publishers) t.join(Duration.ofSeconds(30));
+
+            assertEquals(Map.of(), unexpected, "answers other than 202 and 503 (with the error shape) to publishing");
+            assertEquals(0, acknowledgedDuringOutage.get(), "a 202 while the database was stopped cannot have been stored");
+            await("every acknowledged event delivered (" + acknowledged.size() + ")", Duration.ofSeconds(90),
+                    () -> delivered.containsAll(acknowledged));
+            assertTrue(server.http.get("/healthz").status() == 200);
+        }
+    }
+
+    private void publishUntil(AtomicBoolean stop, TestHttp http, String accountId) {
+        while (!stop.get()) {
+            long objectId = objectIds.incrementAndGet();
+            boolean downWhenSent = databaseDown.get();
+            TestHttp.Response r;
+            try {
+                r = http.postJson("/internal/v1/events", "{\"name\":\"invoice.create\",\"account_id\":\"" + accountId
+                        + "\",\"object_id\":" + objectId + ",\"user_id\":1}", "Authorization", "Bearer " + OPERATOR_KEY);
+            } catch (RuntimeException e) {
+                unexpected.merge(e.toString(), 1, Integer::sum);
+                continue;
+            }
+            if (r.status() == 202) {
+                acknowledged.add(objectId);
+                if (downWhenSent && databaseDown.get()) acknowledgedDuringOutage.incrementAndGet();
+            } else if (r.status() == 503 && isUnavailableShape(r)) {
+                unavailable.incrementAndGet();
+                sleep(Duration.ofMillis(200));
+            } else {
+                unexpected.merge(r.status() + " " + r.body(), 1, Integer::sum);
+            }
+        }
+    }
+
+    private static void assertUnavailableShape(TestHttp.Response r, String what) {
+        assertTrue(isUnavailableShape(r), what + " with the database down: " + r.status() + " " + r.headers().map() + " " + r.body());
+    }
+
+    private static boolean isUnavailableShape(TestHttp.Response r) {
+        if (r.status() != 503 || r.headers().firstValue("Retry-After").isEmpty()) return false;
+        JsonNode body = r.json();
+        return body.path("errno").asInt() == 503 && "unavailable".equals(body.path("error").asText())
+                && !body.path("message").asText().isEmpty() && body.has("error_description");
+    }
+
+    private static void await(String what, Duration limit, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertFalse(System.nanoTime() > deadline, "gave up waiting for " + what);
+            sleep(Duration.ofMillis(100));
+        }
+    }
+
+    private static void sleepUntil(long nanoTime) {
+        long left = nanoTime - System.nanoTime();
+        if (left > 0) sleep(Duration.ofNanos(left));
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

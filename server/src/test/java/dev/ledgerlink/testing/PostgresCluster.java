@@ -1,0 +1,128 @@
+package dev.ledgerlink.testing;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A PostgreSQL cluster of the test's own (its own data directory under /tmp and its own port), for
+ * tests that stop and start the database: the shared server at 127.0.0.1:5432 is never touched.
+ * Uses the machine's PostgreSQL binaries (/usr/lib/postgresql/N/bin, installed by
+ * scripts/ensure-postgres when missing); run as the postgres user when the tests run as root,
+ * since initdb refuses root.
+ */
+public final class PostgresCluster implements AutoCloseable {
+    private final Path bin;
+    private final Path dir;
+    private final int port;
+    private final boolean asPostgresUser;
+
+    private PostgresCluster(Path bin, Path dir, int port, boolean asPostgresUser) {
+        this.bin = bin;
+        this.dir = dir;
+        this.port = port;
+        this.asPostgresUser = asPostgresUser;
+    }
+
+    /** initdb a fresh cluster and start it; the database "postgres", user postgres, trust authentication. */
+    public static PostgresCluster start() throws IOException {
+        Path bin = binaries();
+        Path dir = Files.createTempDirectory("ledgerlink-pg-");
+        boolean root = "root".equals(System.getProperty("user.name"));
+        PostgresCluster cluster = new PostgresCluster(bin, dir, freePort(), root);
+        if (root) run(List.of("chown", "postgres", dir.toString()));
+        cluster.pg("initdb", "-D", cluster.data(), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync");
+        cluster.startAgain();
+        return cluster;
+    }
+
+    public String jdbcUrl() {
+        return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
+    }
+
+    public TestDatabases.TestDb db() {
+        return new TestDatabases.TestDb(jdbcUrl(), "postgres", "");
+    }
+
+    /** Stops the server at once (connections are cut, as when a database host goes away), waiting until it is down. */
+    public void stop() throws IOException {
+        pg("pg_ctl", "-D", data(), "-m", "immediate", "-w", "stop");
+    }
+
+    public void startAgain() throws IOException {
+        pg("pg_ctl", "-D", data(), "-l", dir.resolve("server.log").toString(), "-w", "-t", "60",
+                "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1", "start");
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            pg("pg_ctl", "-D", data(), "-m", "immediate", "-w", "stop");
+        } catch (IOException alreadyStopped) {
+            // a test that failed between stop and start leaves it stopped
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    private String data() {
+        return dir.resolve("data").toString();
+    }
+
+    private void pg(String program, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        if (asPostgresUser) command.addAll(List.of("runuser", "-u", "postgres", "--"));
+        command.add(bin.resolve(program).toString());
+        command.addAll(List.of(args));
+        run(command);
+    }
+
+    private static void run(List<String> command) throws IOException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try {
+            if (!p.waitFor(90, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("timed out: " + String.join(" ", command));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted: " + String.join(" ", command), e);
+        }
+        String output = new String(p.getInputStream().readAllBytes());
+        if (p.exitValue() != 0) throw new IOException(String.join(" ", command) + " exited " + p.exitValue() + ": " + output);
+    }
+
+    private static Path binaries() throws IOException {
+        Path root = Path.of("/usr/lib/postgresql");
+        if (!Files.isDirectory(root)) {
+            throw new IOException("no PostgreSQL binaries under " + root + "; scripts/test installs them (scripts/ensure-postgres)");
+        }
+        try (Stream<Path> versions = Files.list(root)) {
+            return versions.map(v -> v.resolve("bin"))
+                    .filter(b -> Files.isExecutable(b.resolve("pg_ctl")))
+                    .max(Comparator.comparingInt(PostgresCluster::majorVersion))
+                    .orElseThrow(() -> new IOException("no pg_ctl under " + root + "/*/bin"));
+        }
+    }
+
+    private static int majorVersion(Path bin) {
+        try {
+            return Integer.parseInt(bin.getParent().getFileName().toString());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
