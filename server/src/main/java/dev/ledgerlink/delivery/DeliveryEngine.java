@@ -108,7 +108,7 @@ public final class DeliveryEngine implements AutoCloseable {
                 return;
             } catch (RuntimeException e) {
                 if (!running) return;
-                LOG.warn("delivery dispatcher: {}", e.toString());
+                LOG.warn("delivery dispatcher: {} (claiming again in {})", e.toString(), pollInterval);
                 sleepQuietly(pollInterval);
             }
         }
@@ -124,15 +124,13 @@ public final class DeliveryEngine implements AutoCloseable {
             try {
                 claim(h, token, now, limit, busy);
             } catch (RuntimeException e) {
-                // Another process claimed at the same moment (H2 can report that as a deadlock or a
-                // lock timeout): expected, and the next poll tries again. Anything else is a fault
-                // an operator must see. Either way the rows this token already took are committed:
-                // load and send them now rather than leave them leased, unsent, until the lease expires.
-                if (Deadlocks.isConflict(e)) {
-                    LOG.debug("delivery claim cut short by a concurrent claim: {}", e.toString());
-                } else {
-                    LOG.warn("delivery claim failed; claiming again at the next poll", e);
-                }
+                // Only a conflict with another process claiming at the same moment (H2 can report
+                // that as a deadlock or a lock timeout) is expected: the rows this token already took
+                // are committed, so load and send them now rather than leave them leased, unsent,
+                // until the lease expires. Anything else (the database gone, a fault) goes to the
+                // dispatch loop, which logs it as a warning and polls again: the engine stays alive.
+                if (!Deadlocks.isConflict(e)) throw e;
+                LOG.debug("delivery claim cut short by a concurrent claim: {}", e.toString());
             }
             return DeliveryStore.loadClaimed(h, token);
         });
