@@ -145,7 +145,7 @@ public final class CallbackService {
         String newUri = uri == null ? c.uri() : uri;
         if (!newEvent.equals(c.event())) CallbackAccess.requireScopeFor(principal, newEvent);
         if (!newUri.equals(c.uri())) {
-            reissue(c, CallbackStateMachine.apply(c.state(), Trigger.CHANGE_URI), newEvent, newUri, "uri changed");
+            reissue(c, CallbackStateMachine.apply(c.state(), Trigger.CHANGE_URI), newEvent, newUri, "uri_changed");
         } else if (!newEvent.equals(c.event())) {
             CallbackStateMachine.apply(c.state(), Trigger.CHANGE_EVENT);
             jdbi.useExtension(CallbackStore.class, s -> s.changeEvent(id, newEvent, EventCatalog.nounOf(newEvent), now()));
@@ -170,7 +170,7 @@ public final class CallbackService {
      */
     public Callback resendCode(long id) {
         Callback c = jdbi.withExtension(CallbackStore.class, s -> s.findAny(id)).orElseThrow(ServiceException::notFound);
-        reissue(c, CallbackStateMachine.apply(c.state(), Trigger.RESEND), c.event(), c.uri(), "resend by an operator");
+        reissue(c, CallbackStateMachine.apply(c.state(), Trigger.RESEND), c.event(), c.uri(), "operator_resend");
         return jdbi.withExtension(CallbackStore.class, s -> s.findAny(id)).orElseThrow(ServiceException::notFound);
     }
 

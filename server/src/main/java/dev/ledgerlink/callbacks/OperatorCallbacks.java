@@ -85,7 +85,7 @@ public final class OperatorCallbacks {
         if (d.transition() != null) {
             int dropped = d.transition().has(Effect.DROP_PENDING) ? pendingDrop.drop(id, "callback disabled by an operator") : 0;
             audit.record(AuditLog.Event.CALLBACK_DISABLED, "callback_id", id, "account_id", d.callback().accountId(),
-                    "by", "operator", "reason", "disabled by an operator", "deliveries_dropped", dropped);
+                    "by", "operator", "cause", "operator", "deliveries_dropped", dropped, "reason", "disabled by an operator");
         }
         return show(id);
     }

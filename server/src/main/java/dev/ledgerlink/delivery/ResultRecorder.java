@@ -222,19 +222,19 @@ final class ResultRecorder implements AutoCloseable {
             seen.add(d.callbackId());
             State state = CallbackStateMachine.stateOf(d.verified(), d.disabled());
             failures.gone(h, d.callbackId(), state, now)
-                    .ifPresent(t -> disabled(h, d, t, "its endpoint answered 410 Gone", now, drops, tally));
+                    .ifPresent(t -> disabled(h, d, t, "endpoint_gone", "its endpoint answered 410 Gone", now, drops, tally));
         }
         for (ClaimedDelivery d : failed) {
             if (succeeded.contains(d.callbackId()) || !seen.add(d.callbackId())) continue;
             State state = CallbackStateMachine.stateOf(d.verified(), d.disabled());
             failures.failed(h, d.callbackId(), state, d.failingSince(), now)
-                    .ifPresent(t -> disabled(h, d, t, "every attempt failed since " + d.failingSince(), now, drops, tally));
+                    .ifPresent(t -> disabled(h, d, t, "failing_too_long", "every attempt failed since " + d.failingSince(), now, drops, tally));
         }
         for (Long id : succeeded) failures.succeeded(h, id, now);
     }
 
     /** A callback the callbacks capability just disabled: the effects on the queue, the operator's notice, the audit line. */
-    private void disabled(Handle h, ClaimedDelivery d, Transition t, String why, Instant now, Drops drops, Tally tally) {
+    private void disabled(Handle h, ClaimedDelivery d, Transition t, String cause, String why, Instant now, Drops drops, Tally tally) {
         tally.disabled++;
         int dropped = 0;
         if (t.has(Effect.DROP_PENDING)) {
@@ -244,7 +244,7 @@ final class ResultRecorder implements AutoCloseable {
         }
         notices.callbackDisabled(h, d.callbackId(), d.callbackAccountId(), d.uri(), why, now);
         audit.afterCommit(h, AuditLog.Event.CALLBACK_DISABLED, "callback_id", d.callbackId(), "account_id", d.callbackAccountId(),
-                "by", "delivery engine", "reason", why, "deliveries_dropped", dropped);
+                "by", "delivery_engine", "cause", cause, "deliveries_dropped", dropped, "reason", why);
     }
 
     /** Writes what is still queued, then stops. */

@@ -139,7 +139,8 @@ class AuditTrailTest {
         JsonNode line = one("callback.disabled");
         assertEquals(cb.id(), line.get("callback_id").asLong());
         assertEquals(f.account().accountId(), line.get("account_id").asText());
-        assertEquals("delivery engine", line.get("by").asText());
+        assertEquals("delivery_engine", line.get("by").asText());
+        assertEquals("endpoint_gone", line.get("cause").asText());
         assertTrue(line.get("reason").asText().contains("410 Gone"), line.toString());
         assertFalse(line.toString().contains(receiver.uri()), "a callback's uri may carry a token: " + line);
         Eventually.await("the counter moved", () -> AuditLines.counter(server, "callback.disabled") == before + 1);
@@ -156,6 +157,7 @@ class AuditTrailTest {
         JsonNode line = one("callback.disabled");
         assertEquals(cb.id(), line.get("callback_id").asLong());
         assertEquals("operator", line.get("by").asText());
+        assertEquals("operator", line.get("cause").asText());
         assertEquals(before + 1, AuditLines.counter(server, "callback.disabled"));
     }
 
