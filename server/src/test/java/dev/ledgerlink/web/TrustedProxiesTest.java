@@ -37,6 +37,20 @@ class TrustedProxiesTest {
     }
 
     @Test
+    void theConsoleSignInCountsTheForwardedClientToo() {
+        try (TestServer server = TestServer.start(s -> s.set(Setting.TRUSTED_PROXIES, "127.0.0.1, ::1")
+                .set(Setting.LOGIN_MAX_FAILURES, "1"))) {
+            var f = Fixtures.create(server);
+            for (int i = 0; i < 4; i++) {
+                assertEquals(401, consoleSignIn(server, "203.0.113.7", "nobody" + i + "@example.com", "wrong password").status());
+            }
+            assertEquals(429, consoleSignIn(server, "203.0.113.7", f.user().email(), f.password()).status());
+            assertEquals(303, consoleSignIn(server, "203.0.113.8", f.user().email(), f.password()).status(),
+                    "another client behind the same proxy is not blocked");
+        }
+    }
+
+    @Test
     void withoutTrustedProxiesXForwardedForIsIgnored() {
         try (TestServer server = TestServer.start(s -> s.set(Setting.LOGIN_MAX_FAILURES, "1"))) {
             var f = Fixtures.create(server);
@@ -57,6 +71,12 @@ class TrustedProxiesTest {
         BrowserSession b = new BrowserSession(server.baseUrl()).header("X-Forwarded-For", forwardedFor);
         b.get(OAuthFlows.authorizeUrl(f, Map.of()));
         return b;
+    }
+
+    private static dev.ledgerlink.testing.TestHttp.Response consoleSignIn(TestServer server, String forwardedFor, String email, String password) {
+        BrowserSession b = server.closeFirst(new BrowserSession(server.baseUrl()).header("X-Forwarded-For", forwardedFor));
+        b.get("/console/sign-in");
+        return b.post("/console/sign-in", Map.of("csrf_token", b.csrfToken(), "as", "user", "email", email, "password", password));
     }
 
     private static void failFourTimes(BrowserSession b) {
