@@ -75,7 +75,7 @@ public record Services(
                 accounts,
                 applications,
                 tokens,
-                OAuthServer.create(settings, clock, jdbi, tokens, users, applications, notices, audit),
+                OAuthServer.create(settings, clock, jdbi, database.dialect(), tokens, users, applications, notices, audit),
                 secretBox,
                 deliveries,
                 new EventPublisher(jdbi, clock, deliveries::fanOut, deliveries::enqueued),

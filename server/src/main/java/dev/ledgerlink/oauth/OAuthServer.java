@@ -6,6 +6,7 @@ import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.store.Database;
 import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
 
@@ -26,7 +27,7 @@ public record OAuthServer(
         Introspection introspection,
         Grants grants) {
 
-    public static OAuthServer create(Settings settings, Clock clock, Jdbi jdbi, TokenService tokens,
+    public static OAuthServer create(Settings settings, Clock clock, Jdbi jdbi, Database.Dialect dialect, TokenService tokens,
                                      UserService users, ApplicationService applications, OperatorNotices notices,
                                      AuditLog audit) {
         var throttle = new LoginThrottle(jdbi, clock, settings.integer(Setting.LOGIN_MAX_FAILURES), settings.duration(Setting.LOGIN_THROTTLE_WINDOW));
@@ -40,7 +41,7 @@ public record OAuthServer(
                 login,
                 new ClientAuthentication(applications),
                 new AuthorizationCodeGrant(jdbi, tokens, audit),
-                new RefreshTokenGrant(jdbi, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW), notices, audit),
+                new RefreshTokenGrant(jdbi, dialect, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW), notices, audit),
                 new Revocation(jdbi, tokens),
                 new OperatorGrant(jdbi, users, applications, consents, tokens, audit),
                 new Introspection(jdbi, clock, applications),
