@@ -25,7 +25,8 @@ final class DeliveryEngines {
                 d.perCallbackConcurrency(),
                 !s.flag(Setting.DEV),
                 userAgent());
-        DeliveryEngine engine = new DeliveryEngine(config, services.database(), services.clock(), services.secretBox(), services.metrics(), services.notices());
+        DeliveryEngine engine = new DeliveryEngine(config, services.database(), services.clock(), services.secretBox(), services.metrics(), services.notices(),
+                services.audit());
         services.deliveries().onEnqueued(engine::wake);
         return engine;
     }

@@ -3,6 +3,7 @@ package dev.ledgerlink;
 import dev.ledgerlink.accounts.AccountService;
 import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.accounts.UserService;
+import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.callbacks.CallbackService;
 import dev.ledgerlink.callbacks.CallbackUriRule;
 import dev.ledgerlink.callbacks.OperatorCallbacks;
@@ -33,6 +34,7 @@ public record Services(
         Clock clock,
         Database database,
         PrometheusMeterRegistry metrics,
+        AuditLog audit,
         UserService users,
         AccountService accounts,
         ApplicationService applications,
@@ -50,16 +52,17 @@ public record Services(
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
         var jdbi = database.jdbi();
+        var audit = new AuditLog(metrics);
         var passwordCost = PasswordHashSettings.from(settings);
         var users = new UserService(jdbi, clock, new PasswordHasher(passwordCost.memoryKib(), passwordCost.iterations()));
         var accounts = new AccountService(jdbi, clock);
-        var applications = new ApplicationService(jdbi, clock, devMode);
+        var applications = new ApplicationService(jdbi, clock, devMode, audit);
         var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL));
         var secretBox = SecretKeys.load(settings);
         var deliveries = new DeliveryService(jdbi, clock, new Recovery(
                 settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)));
         var notices = NotificationSettings.from(settings).isPresent() ? OperatorNotices.on() : OperatorNotices.off();
-        var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), new dev.ledgerlink.callbacks.VerificationRequests() {
+        var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), audit, new dev.ledgerlink.callbacks.VerificationRequests() {
                     @Override
                     public void enqueue(org.jdbi.v3.core.Handle transaction, long callbackId) {
                         deliveries.enqueueVerification(transaction, callbackId);
@@ -70,18 +73,18 @@ public record Services(
                         deliveries.enqueued();
                     }
                 });
-        return new Services(settings, clock, database, metrics,
+        return new Services(settings, clock, database, metrics, audit,
                 users,
                 accounts,
                 applications,
                 tokens,
-                OAuthServer.create(settings, clock, jdbi, tokens, users, applications, notices),
+                OAuthServer.create(settings, clock, jdbi, database.dialect(), tokens, users, applications, notices, audit),
                 secretBox,
                 deliveries,
                 new EventPublisher(jdbi, clock, deliveries::fanOut, deliveries::enqueued),
                 callbacks,
                 new CallbackHistory(callbacks, deliveries),
-                new OperatorCallbacks(jdbi, clock, deliveries::dropPending),
+                new OperatorCallbacks(jdbi, clock, deliveries::dropPending, audit),
                 notices,
                 new RetentionSweeper(jdbi, clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics));
     }

@@ -36,6 +36,7 @@ class ArchitectureTest {
             foundation("paging", "errors"),
             foundation("signature"),
             foundation("logging", "config"),
+            foundation("audit"),
             capability("accounts"),
             capability("notifications"),
             capability("oauth", "accounts", "notifications"),

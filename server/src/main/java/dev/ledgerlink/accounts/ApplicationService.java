@@ -1,5 +1,6 @@
 package dev.ledgerlink.accounts;
 
+import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
@@ -36,11 +37,13 @@ public final class ApplicationService {
     private final Jdbi jdbi;
     private final Clock clock;
     private final boolean devMode;
+    private final AuditLog audit;
 
-    public ApplicationService(Jdbi jdbi, Clock clock, boolean devMode) {
+    public ApplicationService(Jdbi jdbi, Clock clock, boolean devMode, AuditLog audit) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.devMode = devMode;
+        this.audit = audit;
     }
 
     public Created create(String name, List<String> redirectUris, List<String> scopes) {
@@ -134,13 +137,16 @@ public final class ApplicationService {
         Instant now = DbTime.now(clock);
         Instant keepUntil = overlap.isZero() ? null : now.plus(overlap);
         jdbi.useExtension(ApplicationStore.class, s -> s.rotateSecret(app.id(), Hashes.sha256Hex(secret), now, keepUntil));
+        audit.record(AuditLog.Event.CLIENT_SECRET_ROTATED, "application_id", app.id(), "client_id", app.clientId(),
+                "previous_valid_until", keepUntil == null ? null : keepUntil.toString());
         return new Created(find(app.id()).orElseThrow(), secret);
     }
 
     /** Ends the overlap of the last rotation now: only the current secret authenticates from here on. */
     public Application retireSecret(String idOrClientId) {
         Application app = show(idOrClientId);
-        jdbi.useExtension(ApplicationStore.class, s -> s.retirePreviousSecret(app.id()));
+        int retired = jdbi.withExtension(ApplicationStore.class, s -> s.retirePreviousSecret(app.id()));
+        if (retired > 0) audit.record(AuditLog.Event.CLIENT_SECRET_RETIRED, "application_id", app.id(), "client_id", app.clientId());
         return find(app.id()).orElseThrow();
     }
 

@@ -48,7 +48,10 @@ public interface ApplicationStore {
             where id = :id""")
     int rotateSecret(long id, String secretHash, Instant now, Instant keepOldUntil);
 
-    @SqlUpdate("update applications set previous_secret_hash = null, previous_secret_expires_at = null where id = :id")
+    /** 1 when there was a previous secret to retire. */
+    @SqlUpdate("""
+            update applications set previous_secret_hash = null, previous_secret_expires_at = null
+            where id = :id and previous_secret_hash is not null""")
     int retirePreviousSecret(long id);
 
     @SqlQuery("select " + COLUMNS + " from applications order by id limit :limit offset :offset")

@@ -2,6 +2,7 @@ package dev.ledgerlink.callbacks;
 
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.accounts.AccountService;
+import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Trigger;
@@ -38,15 +39,17 @@ public final class CallbackService {
     private final SecretBox secretBox;
     private final CallbackUriRule uriRule;
     private final VerificationRequests verificationRequests;
+    private final AuditLog audit;
 
     public CallbackService(Jdbi jdbi, Clock clock, AccountService accounts, SecretBox secretBox,
-                           CallbackUriRule uriRule, VerificationRequests verificationRequests) {
+                           CallbackUriRule uriRule, AuditLog audit, VerificationRequests verificationRequests) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.access = new CallbackAccess(accounts);
         this.secretBox = secretBox;
         this.uriRule = uriRule;
         this.verificationRequests = verificationRequests;
+        this.audit = audit;
     }
 
     public Callback register(TokenPrincipal principal, String accountId, String event, String uri) {
@@ -128,7 +131,7 @@ public final class CallbackService {
         access.requireMember(principal, accountId);
         Callback c = load(principal, accountId, id);
         CallbackAccess.requireScopeFor(principal, c.event());
-        reissue(c, CallbackStateMachine.apply(c.state(), Trigger.RESEND), c.event(), c.uri());
+        reissue(c, CallbackStateMachine.apply(c.state(), Trigger.RESEND), c.event(), c.uri(), "resend");
         return load(principal, accountId, id);
     }
 
@@ -142,7 +145,7 @@ public final class CallbackService {
         String newUri = uri == null ? c.uri() : uri;
         if (!newEvent.equals(c.event())) CallbackAccess.requireScopeFor(principal, newEvent);
         if (!newUri.equals(c.uri())) {
-            reissue(c, CallbackStateMachine.apply(c.state(), Trigger.CHANGE_URI), newEvent, newUri);
+            reissue(c, CallbackStateMachine.apply(c.state(), Trigger.CHANGE_URI), newEvent, newUri, "uri_changed");
         } else if (!newEvent.equals(c.event())) {
             CallbackStateMachine.apply(c.state(), Trigger.CHANGE_EVENT);
             jdbi.useExtension(CallbackStore.class, s -> s.changeEvent(id, newEvent, EventCatalog.nounOf(newEvent), now()));
@@ -167,12 +170,12 @@ public final class CallbackService {
      */
     public Callback resendCode(long id) {
         Callback c = jdbi.withExtension(CallbackStore.class, s -> s.findAny(id)).orElseThrow(ServiceException::notFound);
-        reissue(c, CallbackStateMachine.apply(c.state(), Trigger.RESEND), c.event(), c.uri());
-        LOG.info("callback {} given a fresh verification code by an operator", id);
+        reissue(c, CallbackStateMachine.apply(c.state(), Trigger.RESEND), c.event(), c.uri(), "operator_resend");
         return jdbi.withExtension(CallbackStore.class, s -> s.findAny(id)).orElseThrow(ServiceException::notFound);
     }
 
-    private void reissue(Callback c, Transition t, String event, String uri) {
+    /** A fresh code replaces the old one (the key of the callback's signatures): an audit event once committed. */
+    private void reissue(Callback c, Transition t, String event, String uri, String reason) {
         if (!t.has(Effect.ISSUE_NEW_CODE)) throw new IllegalStateException("a reissue must issue a new code");
         String code = RandomTokens.urlSafe(CODE_BYTES);
         jdbi.useTransaction(h -> {
@@ -180,6 +183,7 @@ public final class CallbackService {
                     secretBox.seal(code), Hashes.sha256Hex(code), now());
             if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.enqueue(h, c.id());
         });
+        audit.record(AuditLog.Event.CALLBACK_CODE_ROTATED, "callback_id", c.id(), "account_id", c.accountId(), "reason", reason);
         if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.queued();
     }
 

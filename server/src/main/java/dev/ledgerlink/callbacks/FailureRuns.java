@@ -7,17 +7,14 @@ import dev.ledgerlink.callbacks.CallbackStateMachine.Trigger;
 import java.time.Instant;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Each callback's run of failures (callbacks.failing_since) and the disabling it leads to: the
  * {@link DisablePolicy} says when, {@link CallbackStateMachine} says what follows, and this class
- * applies the effects on the callbacks table (STOP_NOTIFICATIONS sets disabled).
+ * applies the effects on the callbacks table (STOP_NOTIFICATIONS sets disabled). The caller writes
+ * the audit line of a disabling once its transaction has committed.
  */
 public final class FailureRuns implements DeliveryFailures {
-    private static final Logger LOG = LoggerFactory.getLogger(FailureRuns.class);
-
     private final DisablePolicy policy;
 
     public FailureRuns(DisablePolicy policy) {
@@ -46,7 +43,6 @@ public final class FailureRuns implements DeliveryFailures {
         if (t.has(Effect.STOP_NOTIFICATIONS) && store.disableIfFailingSince(callbackId, policy.cutoff(now), now) == 0) {
             return Optional.empty();
         }
-        LOG.info("callback {} disabled: every attempt failed since {}", callbackId, failingSince);
         return Optional.of(t);
     }
 
@@ -54,7 +50,6 @@ public final class FailureRuns implements DeliveryFailures {
     public Optional<Transition> gone(Handle h, long callbackId, State state, Instant now) {
         Transition t = CallbackStateMachine.apply(state, Trigger.ENDPOINT_GONE);
         if (!t.has(Effect.STOP_NOTIFICATIONS) || h.attach(CallbackStore.class).disable(callbackId, now) == 0) return Optional.empty();
-        LOG.info("callback {} disabled: its endpoint answered 410 Gone", callbackId);
         return Optional.of(t);
     }
 }

@@ -1,5 +1,6 @@
 package dev.ledgerlink.callbacks;
 
+import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
 import dev.ledgerlink.callbacks.CallbackStateMachine.State;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
@@ -36,11 +37,13 @@ public final class OperatorCallbacks {
     private final Jdbi jdbi;
     private final Clock clock;
     private final PendingDrop pendingDrop;
+    private final AuditLog audit;
 
-    public OperatorCallbacks(Jdbi jdbi, Clock clock, PendingDrop pendingDrop) {
+    public OperatorCallbacks(Jdbi jdbi, Clock clock, PendingDrop pendingDrop, AuditLog audit) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.pendingDrop = pendingDrop;
+        this.audit = audit;
     }
 
     /** @param state unverified, verified, disabled, or null for all; @param accountId null for all accounts */
@@ -70,16 +73,19 @@ public final class OperatorCallbacks {
 
     /** Stops notifications and drops what was queued; disabling a disabled callback changes nothing. */
     public Callback disable(long id) {
-        Transition t = jdbi.inTransaction(h -> {
+        record Disabled(Callback callback, Transition transition) {}
+        Disabled d = jdbi.inTransaction(h -> {
             CallbackStore s = h.attach(CallbackStore.class);
             Callback c = s.findAnyForUpdate(id).orElseThrow(() -> ServiceException.notFound("No callback " + id + "."));
             Transition next = CallbackStateMachine.apply(c.state(), Trigger.OPERATOR_DISABLE);
-            if (c.state() != next.next()) s.setDisabled(id, true, now());
-            return next;
+            if (c.state() == next.next()) return new Disabled(c, null);
+            s.setDisabled(id, true, now());
+            return new Disabled(c, next);
         });
-        if (t.has(Effect.DROP_PENDING)) {
-            int dropped = pendingDrop.drop(id, "callback disabled by an operator");
-            LOG.info("callback {} disabled by an operator; {} queued deliveries dropped", id, dropped);
+        if (d.transition() != null) {
+            int dropped = d.transition().has(Effect.DROP_PENDING) ? pendingDrop.drop(id, "callback disabled by an operator") : 0;
+            audit.record(AuditLog.Event.CALLBACK_DISABLED, "callback_id", id, "account_id", d.callback().accountId(),
+                    "by", "operator", "cause", "operator", "deliveries_dropped", dropped, "reason", "disabled by an operator");
         }
         return show(id);
     }

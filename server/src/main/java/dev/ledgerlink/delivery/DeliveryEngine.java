@@ -1,10 +1,12 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.callbacks.DeliveryFailures;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.store.Deadlocks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,7 +62,7 @@ public final class DeliveryEngine implements AutoCloseable {
     private long lastDepthRefresh;
 
     public DeliveryEngine(Config config, Database database, Clock clock, SecretBox secretBox, io.micrometer.core.instrument.MeterRegistry registry,
-                          OperatorNotices notices) {
+                          OperatorNotices notices, AuditLog audit) {
         this.database = database;
         this.clock = clock;
         this.secretBox = secretBox;
@@ -76,7 +78,7 @@ public final class DeliveryEngine implements AutoCloseable {
         this.metrics = new DeliveryMetrics(registry);
         this.slots = new Semaphore(concurrency);
         this.sender = new DeliverySender(config.timeout(), config.guardTargets(), clock);
-        this.recorder = new ResultRecorder(database.jdbi(), clock, schedule, config.failures(), metrics, notices);
+        this.recorder = new ResultRecorder(database.jdbi(), clock, schedule, config.failures(), metrics, notices, audit);
         this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().start(this::dispatchLoop);
     }
 
@@ -106,7 +108,7 @@ public final class DeliveryEngine implements AutoCloseable {
                 return;
             } catch (RuntimeException e) {
                 if (!running) return;
-                LOG.warn("delivery dispatcher: {}", e.toString());
+                LOG.warn("delivery dispatcher: {} (claiming again in {})", e.toString(), pollInterval);
                 sleepQuietly(pollInterval);
             }
         }
@@ -121,11 +123,14 @@ public final class DeliveryEngine implements AutoCloseable {
         List<ClaimedDelivery> claimed = database.jdbi().withHandle(h -> {
             try {
                 claim(h, token, now, limit, busy);
-            } catch (RuntimeException conflict) {
-                // Another process claimed at the same moment (H2 can report that as a deadlock).
-                // Rows this token already took are committed: load and send them now rather than
-                // leave them leased, unsent, until the lease expires.
-                LOG.debug("delivery claim cut short: {}", conflict.toString());
+            } catch (RuntimeException e) {
+                // Only a conflict with another process claiming at the same moment (H2 can report
+                // that as a deadlock or a lock timeout) is expected: the rows this token already took
+                // are committed, so load and send them now rather than leave them leased, unsent,
+                // until the lease expires. Anything else (the database gone, a fault) goes to the
+                // dispatch loop, which logs it as a warning and polls again: the engine stays alive.
+                if (!Deadlocks.isConflict(e)) throw e;
+                LOG.debug("delivery claim cut short by a concurrent claim: {}", e.toString());
             }
             return DeliveryStore.loadClaimed(h, token);
         });

@@ -1,5 +1,6 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.callbacks.CallbackStateMachine;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
 import dev.ledgerlink.callbacks.CallbackStateMachine.State;
@@ -31,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * state (delivered, retry at, dropped), and each callback's outcome, reported to the callbacks
  * capability ({@link DeliveryFailures}), which may disable it: after its failure window, or at once
  * when the endpoint answers 410 Gone. What the operator must hear about (a callback disabled,
- * deliveries dropped) goes to the operator notices in the same transaction.
+ * deliveries dropped) goes to the operator notices in the same transaction. Metrics and audit
+ * lines are written once that transaction has committed: a batch that fails and is written again
+ * row by row is counted once, by the writes that stuck.
  * State changes apply only while the worker still holds the lease; the attempt is recorded anyway.
  */
 final class ResultRecorder implements AutoCloseable {
@@ -39,7 +42,7 @@ final class ResultRecorder implements AutoCloseable {
     private static final int MAX_BATCH = 500;
 
     /** {@code request} is null when nothing was sent (the code could not be decrypted). */
-    private record Result(ClaimedDelivery delivery, String token, Instant at, WebhookRequest request, AttemptOutcome outcome, String dropReason) {}
+    record Result(ClaimedDelivery delivery, String token, Instant at, WebhookRequest request, AttemptOutcome outcome, String dropReason) {}
 
     private final Jdbi jdbi;
     private final Clock clock;
@@ -47,17 +50,20 @@ final class ResultRecorder implements AutoCloseable {
     private final DeliveryFailures failures;
     private final DeliveryMetrics metrics;
     private final OperatorNotices notices;
+    private final AuditLog audit;
     private final LinkedBlockingQueue<Result> queue = new LinkedBlockingQueue<>();
     private final Thread writer;
     private volatile boolean running = true;
 
-    ResultRecorder(Jdbi jdbi, Clock clock, RetrySchedule schedule, DeliveryFailures failures, DeliveryMetrics metrics, OperatorNotices notices) {
+    ResultRecorder(Jdbi jdbi, Clock clock, RetrySchedule schedule, DeliveryFailures failures, DeliveryMetrics metrics,
+                   OperatorNotices notices, AuditLog audit) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.schedule = schedule;
         this.failures = failures;
         this.metrics = metrics;
         this.notices = notices;
+        this.audit = audit;
         this.writer = Thread.ofPlatform().name("delivery-recorder").daemon().start(this::loop);
     }
 
@@ -86,8 +92,11 @@ final class ResultRecorder implements AutoCloseable {
         }
     }
 
-    /** One transaction per batch; if it fails, each result alone, so one bad row cannot lose the others. */
-    private void writeOrSplit(List<Result> batch) {
+    /**
+     * One transaction per batch; if it fails, each result alone, so one bad row cannot lose the others.
+     * (Called by the writer thread; ResultRecorderTest calls it with a batch of its own.)
+     */
+    void writeOrSplit(List<Result> batch) {
         try {
             write(batch);
         } catch (RuntimeException e) {
@@ -112,6 +121,7 @@ final class ResultRecorder implements AutoCloseable {
             Map<Long, ClaimedDelivery> goneCallbacks = new LinkedHashMap<>();
             List<ClaimedDelivery> droppedRows = new ArrayList<>();   // in the order of the dropped batch
             Drops drops = new Drops();
+            Tally tally = new Tally();
             int nAttempts = 0, nDelivered = 0, nRetries = 0, nDropped = 0;
             for (Result r : batch) {
                 ClaimedDelivery d = r.delivery();
@@ -137,10 +147,10 @@ final class ResultRecorder implements AutoCloseable {
                     delivered.bind("id", d.id()).bind("token", r.token()).bind("attempts", attemptNo).bind("now", now).add();
                     nDelivered++;
                     succeeded.add(d.callbackId());
-                    metrics.delivered.increment();
+                    tally.delivered++;
                     continue;
                 }
-                metrics.failed.increment();
+                tally.failed++;
                 failedCallbacks.add(d);
                 if (DisablePolicy.endpointGone(o.status())) {
                     dropped.bind("id", d.id()).bind("token", r.token()).bind("attempts", attemptNo)
@@ -173,12 +183,25 @@ final class ResultRecorder implements AutoCloseable {
                     if (applied[i] != 0) drops.add(droppedRows.get(i), 1);
                 }
             }
-            recordCallbackRuns(h, now, succeeded, failedCallbacks, goneCallbacks, drops);
+            recordCallbackRuns(h, now, succeeded, failedCallbacks, goneCallbacks, drops, tally);
             drops.perCallback.forEach((d, n) -> {
-                metrics.dropped.increment(n);
+                tally.dropped += n;
                 notices.deliveriesDropped(h, d.callbackId(), d.callbackAccountId(), d.uri(), n, now);
             });
+            h.afterCommit(() -> tally.countIn(metrics));
         });
+    }
+
+    /** What one batch's transaction counts, added to the metrics only if it commits. */
+    private static final class Tally {
+        long delivered, failed, dropped, disabled;
+
+        void countIn(DeliveryMetrics metrics) {
+            if (delivered > 0) metrics.delivered.increment(delivered);
+            if (failed > 0) metrics.failed.increment(failed);
+            if (dropped > 0) metrics.dropped.increment(dropped);
+            if (disabled > 0) metrics.disabled.increment(disabled);
+        }
     }
 
     /** Deliveries dropped in one batch, per callback (the first delivery of a callback stands for it). */
@@ -193,31 +216,35 @@ final class ResultRecorder implements AutoCloseable {
 
     /** Reports each callback's outcome of this batch; a failure that disables it drops what was still queued for it. */
     private void recordCallbackRuns(Handle h, Instant now, Set<Long> succeeded, Set<ClaimedDelivery> failed,
-                                    Map<Long, ClaimedDelivery> gone, Drops drops) {
+                                    Map<Long, ClaimedDelivery> gone, Drops drops, Tally tally) {
         Set<Long> seen = new LinkedHashSet<>();
         for (ClaimedDelivery d : gone.values()) {
             seen.add(d.callbackId());
             State state = CallbackStateMachine.stateOf(d.verified(), d.disabled());
             failures.gone(h, d.callbackId(), state, now)
-                    .ifPresent(t -> disabled(h, d, t, "its endpoint answered 410 Gone", now, drops));
+                    .ifPresent(t -> disabled(h, d, t, "endpoint_gone", "its endpoint answered 410 Gone", now, drops, tally));
         }
         for (ClaimedDelivery d : failed) {
             if (succeeded.contains(d.callbackId()) || !seen.add(d.callbackId())) continue;
             State state = CallbackStateMachine.stateOf(d.verified(), d.disabled());
             failures.failed(h, d.callbackId(), state, d.failingSince(), now)
-                    .ifPresent(t -> disabled(h, d, t, "every attempt failed since " + d.failingSince(), now, drops));
+                    .ifPresent(t -> disabled(h, d, t, "failing_too_long", "every attempt failed since " + d.failingSince(), now, drops, tally));
         }
         for (Long id : succeeded) failures.succeeded(h, id, now);
     }
 
-    /** A callback the callbacks capability just disabled: the effects on the queue, and the operator's notice. */
-    private void disabled(Handle h, ClaimedDelivery d, Transition t, String why, Instant now, Drops drops) {
-        metrics.disabled.increment();
+    /** A callback the callbacks capability just disabled: the effects on the queue, the operator's notice, the audit line. */
+    private void disabled(Handle h, ClaimedDelivery d, Transition t, String cause, String why, Instant now, Drops drops, Tally tally) {
+        tally.disabled++;
+        int dropped = 0;
         if (t.has(Effect.DROP_PENDING)) {
-            drops.add(d, h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", d.callbackId())
-                    .bind("reason", "callback disabled: " + why).bind("now", now).execute());
+            dropped = h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", d.callbackId())
+                    .bind("reason", "callback disabled: " + why).bind("now", now).execute();
+            drops.add(d, dropped);
         }
         notices.callbackDisabled(h, d.callbackId(), d.callbackAccountId(), d.uri(), why, now);
+        audit.afterCommit(h, AuditLog.Event.CALLBACK_DISABLED, "callback_id", d.callbackId(), "account_id", d.callbackAccountId(),
+                "by", "delivery_engine", "cause", cause, "deliveries_dropped", dropped, "reason", why);
     }
 
     /** Writes what is still queued, then stops. */

@@ -5,6 +5,7 @@ import static dev.ledgerlink.oauth.OAuthError.invalidRequest;
 
 import dev.ledgerlink.accounts.Application;
 import dev.ledgerlink.accounts.Scopes;
+import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.secrets.Hashes;
 import java.time.Instant;
 import org.jdbi.v3.core.Jdbi;
@@ -18,10 +19,12 @@ import org.jdbi.v3.core.Jdbi;
 public final class AuthorizationCodeGrant {
     private final Jdbi jdbi;
     private final TokenService tokens;
+    private final AuditLog audit;
 
-    public AuthorizationCodeGrant(Jdbi jdbi, TokenService tokens) {
+    public AuthorizationCodeGrant(Jdbi jdbi, TokenService tokens, AuditLog audit) {
         this.jdbi = jdbi;
         this.tokens = tokens;
+        this.audit = audit;
     }
 
     public TokenResponse exchange(Application client, String code, String redirectUri, String codeVerifier) {
@@ -51,7 +54,7 @@ public final class AuthorizationCodeGrant {
                 return tokens.issueForNewGrant(h, row.userId(), row.applicationId(), Scopes.parse(row.scopes()), row.id());
             }));
         } catch (Reused r) {
-            throw reused(r.row);
+            throw reused(client, r.row);
         }
     }
 
@@ -65,13 +68,24 @@ public final class AuthorizationCodeGrant {
         }
     }
 
-    /** The code was used before (or by a racing request just now): end what that use issued. */
-    private OAuthError reused(AuthorizationCodeRow row) {
-        Instant usedAt = jdbi.inTransaction(h -> {
-            h.attach(TokenStore.class).grantOfCode(row.id()).ifPresent(grantId -> tokens.revokeGrant(h, grantId));
-            return row.usedAt() != null ? row.usedAt() : h.attach(AuthorizationCodeStore.class).usedAt(row.id()).orElse(null);
+    /** What the reuse rule did: the first use's time, and its grant with how many tokens it ended. */
+    private record Revoked(Instant usedAt, Long grantId, int tokens) {}
+
+    /**
+     * The code was used before (or by a racing request just now): end what that use issued. Every
+     * reuse is an audit line, written once the revocation has committed.
+     */
+    private OAuthError reused(Application client, AuthorizationCodeRow row) {
+        Revoked r = jdbi.inTransaction(h -> {
+            Long grantId = h.attach(TokenStore.class).grantOfCode(row.id()).orElse(null);
+            int revoked = grantId == null ? 0 : tokens.revokeGrant(h, grantId);
+            Instant usedAt = row.usedAt() != null ? row.usedAt() : h.attach(AuthorizationCodeStore.class).usedAt(row.id()).orElse(null);
+            return new Revoked(usedAt, grantId, revoked);
         });
-        return invalidGrant("authorization code was already used" + (usedAt == null ? "" : " at " + usedAt)
+        audit.record(AuditLog.Event.AUTHORIZATION_CODE_REUSED, "code_id", row.id(), "grant_id", r.grantId(), "user_id", row.userId(),
+                "application_id", row.applicationId(), "client_id", client.clientId(),
+                "used_at", r.usedAt() == null ? null : r.usedAt().toString(), "tokens_revoked", r.tokens());
+        return invalidGrant("authorization code was already used" + (r.usedAt() == null ? "" : " at " + r.usedAt())
                 + "; the tokens issued with it are now revoked");
     }
 }

@@ -1,21 +1,21 @@
 package dev.ledgerlink.oauth;
 
 import java.time.Instant;
-import java.util.Optional;
+import java.util.Collection;
+import java.util.List;
+import org.jdbi.v3.sqlobject.customizer.Bind;
+import org.jdbi.v3.sqlobject.statement.SqlBatch;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
-import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
-/** What each user has granted each application (space-separated scopes). */
+/** What each user has granted each application: one row per scope, only ever added to by a grant. */
 public interface ConsentStore {
 
-    @SqlQuery("select scopes from oauth_consents where user_id = :userId and application_id = :applicationId")
-    Optional<String> scopes(long userId, long applicationId);
+    @SqlQuery("select scope from oauth_consent_scopes where user_id = :userId and application_id = :applicationId")
+    List<String> scopes(long userId, long applicationId);
 
-    @SqlUpdate("""
-            insert into oauth_consents (user_id, application_id, scopes, granted_at) values (:userId, :applicationId, :scopes, :now)
+    /** Adds the scopes not granted yet; a scope granted already (or by a concurrent grant) keeps its row. */
+    @SqlBatch("""
+            insert into oauth_consent_scopes (user_id, application_id, scope, granted_at) values (:userId, :applicationId, :scope, :now)
             on conflict do nothing""")
-    int insert(long userId, long applicationId, String scopes, Instant now);
-
-    @SqlUpdate("update oauth_consents set scopes = :scopes, granted_at = :now where user_id = :userId and application_id = :applicationId")
-    int update(long userId, long applicationId, String scopes, Instant now);
+    void grant(long userId, long applicationId, @Bind("scope") Collection<String> scopes, Instant now);
 }

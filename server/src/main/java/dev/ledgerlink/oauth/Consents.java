@@ -1,10 +1,10 @@
 package dev.ledgerlink.oauth;
 
 import dev.ledgerlink.store.DbTime;
-import dev.ledgerlink.accounts.Scopes;
 import java.time.Clock;
-import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -19,22 +19,20 @@ public final class Consents {
     }
 
     public boolean covers(long userId, long applicationId, Set<String> scopes) {
-        return jdbi.withExtension(ConsentStore.class, s -> s.scopes(userId, applicationId))
-                .map(granted -> Scopes.parse(granted).containsAll(scopes))
-                .orElse(false);
+        return jdbi.withExtension(ConsentStore.class, s -> s.scopes(userId, applicationId)).containsAll(scopes);
     }
 
-    /** Adds these scopes to what the user granted the application. */
+    /**
+     * Adds these scopes to what the user granted the application. Only adds rows, one per scope, so
+     * grants of different scopes at the same moment (two tabs, two nodes) all stay granted.
+     */
     public void grant(long userId, long applicationId, Set<String> scopes) {
         jdbi.useTransaction(h -> grant(h, userId, applicationId, scopes));
     }
 
     /** The same, inside the caller's transaction (an operator's grant records consent and mints in one). */
     void grant(Handle h, long userId, long applicationId, Set<String> scopes) {
-        var now = DbTime.now(clock);
-        ConsentStore s = h.attach(ConsentStore.class);
-        Set<String> all = new LinkedHashSet<>(s.scopes(userId, applicationId).map(Scopes::parse).orElse(Set.of()));
-        all.addAll(scopes);
-        if (s.insert(userId, applicationId, Scopes.join(all), now) == 0) s.update(userId, applicationId, Scopes.join(all), now);
+        if (scopes.isEmpty()) return;
+        h.attach(ConsentStore.class).grant(userId, applicationId, List.copyOf(new TreeSet<>(scopes)), DbTime.now(clock));
     }
 }

@@ -34,6 +34,28 @@ final class HotTokenStore {
             update oauth_refresh_tokens set used_at = :now
             where id = :id and used_at is null and superseded_at is null and revoked_at is null""";
 
+    /**
+     * The whole refresh rotation as one statement, for PostgreSQL (data-modifying CTEs): use the
+     * presented token once, with the same conditions as {@link #USE_REFRESH_TOKEN} plus the client's,
+     * and insert the successor pair in its grant. One statement is one transaction: all three rows
+     * commit together or none does, and exactly one of any number of racing statements finds the
+     * row still unused (the others wait on its row lock, then see it used and return no row). No
+     * row back means "not rotated"; the caller then reads the token to say why.
+     */
+    static final String ROTATE_REFRESH_TOKEN = """
+            with used as (
+              update oauth_refresh_tokens set used_at = :now
+              where token_hash = :usedHash and application_id = :applicationId
+                and used_at is null and superseded_at is null and revoked_at is null
+              returning grant_id, user_id, application_id, scopes),
+            successor as (
+              insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)
+              select :refreshHash, grant_id, user_id, application_id, scopes, :now from used),
+            access as (
+              insert into oauth_access_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at, expires_at)
+              select :accessHash, grant_id, user_id, application_id, scopes, :now, :expiresAt from used)
+            select grant_id, scopes from used""";
+
     /** The verify path: one probe of the unique hash index. */
     static final String FIND_ACCESS_TOKEN = """
             select id, grant_id, user_id, application_id, scopes, expires_at, revoked_at
@@ -61,6 +83,16 @@ final class HotTokenStore {
 
     int useRefreshToken(long id, Instant now) {
         return h.createUpdate(USE_REFRESH_TOKEN).bind("id", id).bind("now", now).execute();
+    }
+
+    /** The grant id and scopes of the token used, when {@link #ROTATE_REFRESH_TOKEN} rotated it. */
+    record Rotated(long grantId, String scopes) {}
+
+    Optional<Rotated> rotateRefreshToken(String usedHash, long applicationId, String refreshHash, String accessHash,
+                                         Instant now, Instant expiresAt) {
+        return h.createQuery(ROTATE_REFRESH_TOKEN).bind("usedHash", usedHash).bind("applicationId", applicationId)
+                .bind("refreshHash", refreshHash).bind("accessHash", accessHash).bind("now", now).bind("expiresAt", expiresAt)
+                .map((rs, ctx) -> new Rotated(rs.getLong("grant_id"), rs.getString("scopes"))).findOne();
     }
 
     Optional<AccessTokenRow> accessToken(String tokenHash) {

@@ -1,8 +1,11 @@
 package dev.ledgerlink.oauth;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
+import org.jdbi.v3.sqlobject.customizer.BindList;
 import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
+import org.jdbi.v3.sqlobject.statement.GetGeneratedKeys;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
@@ -26,8 +29,13 @@ public interface LoginSessionStore {
     @SqlUpdate("delete from oauth_login_sessions where expires_at <= :now")
     int deleteExpired(Instant now);
 
+    /** A sign-in try, recorded before its password is checked (LoginThrottle); it stays as a failure unless removed. */
     @SqlUpdate("insert into oauth_login_failures (throttle_key, failed_at) values (:throttleKey, :now)")
-    void recordFailure(String throttleKey, Instant now);
+    @GetGeneratedKeys("id")
+    long recordTry(String throttleKey, Instant now);
+
+    @SqlUpdate("delete from oauth_login_failures where id in (<ids>)")
+    int deleteTries(@BindList("ids") List<Long> ids);
 
     @SqlQuery("select count(*) from oauth_login_failures where throttle_key = :throttleKey and failed_at > :since")
     int failuresSince(String throttleKey, Instant since);

@@ -5,6 +5,7 @@ import dev.ledgerlink.secrets.Hashes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
@@ -13,9 +14,27 @@ import org.jdbi.v3.core.Jdbi;
  * Repeated failed logins are throttled per account (login.max-failures within login.throttle-window)
  * and per client address (four times as many, so one address cannot try many accounts). Counted in
  * the database, so every node sees the same counts. Keys are hashed: no e-mail address in this table.
+ *
+ * <p>Record first, then count, so that parallel tries cannot all pass a check made before any of
+ * them failed: {@link #admit} commits a row per key for this try, then counts every row of the
+ * window, its own and those of tries still in flight on any node included. The k-th try to commit
+ * counts at least k rows, so at most login.max-failures tries of an account get their password
+ * checked in a window, however many arrive at once. A refused try removes its rows again (a
+ * throttled try is no failure and does not prolong the wait); an admitted one keeps them when the
+ * password was wrong (they are the failure) and removes them when it was right, which also forgives
+ * the account. Parallel tries may refuse each other a little early, never let one too many through.
  */
 public final class LoginThrottle {
     static final int ADDRESS_FACTOR = 4;
+
+    /** What the throttle says about a try. */
+    public sealed interface Decision {}
+
+    /** The password may be checked; the try's rows are held until {@link #failed} or {@link #succeeded}. */
+    public record Admitted(List<Long> rows) implements Decision {}
+
+    /** Refused: {@code limit} is "account" or "address", whichever was full; another try is allowed after {@code retryAfter}. */
+    public record Throttled(String limit, Duration retryAfter) implements Decision {}
 
     private final Jdbi jdbi;
     private final Clock clock;
@@ -29,36 +48,60 @@ public final class LoginThrottle {
         this.window = window;
     }
 
-    /** How long until another try is allowed, when this account or address has failed too often. */
-    public Optional<Duration> blockedFor(String email, String address) {
+    /** Records this try of {@code account} from {@code address}, then decides whether it may go on. */
+    public Decision admit(String account, String address) {
         Instant now = now();
-        Instant since = now.minus(window);
-        return jdbi.withExtension(LoginSessionStore.class, s -> {
-            for (String key : new String[] {accountKey(email), addressKey(address)}) {
-                int limit = key.equals(accountKey(email)) ? maxFailures : maxFailures * ADDRESS_FACTOR;
-                if (s.failuresSince(key, since) >= limit) {
-                    Instant oldest = s.oldestFailureSince(key, since).orElse(now);
-                    Duration wait = Duration.between(now, oldest.plus(window));
-                    return Optional.of(wait.isNegative() || wait.isZero() ? Duration.ofSeconds(1) : wait);
-                }
-            }
-            return Optional.<Duration>empty();
+        String accountKey = accountKey(account);
+        String addressKey = addressKey(address);
+        // Committed before counting: a try counted by another node's admit must already be visible to it.
+        List<Long> rows = jdbi.inTransaction(h -> {
+            LoginSessionStore s = h.attach(LoginSessionStore.class);
+            return List.of(s.recordTry(accountKey, now), s.recordTry(addressKey, now));
         });
+        Optional<Throttled> full = full(accountKey, addressKey, now, 0);
+        if (full.isEmpty()) return new Admitted(rows);
+        jdbi.useExtension(LoginSessionStore.class, s -> s.deleteTries(rows));
+        return full.get();
     }
 
-    public void recordFailure(String email, String address) {
+    /** Whether a try would be refused now, recording nothing (a form sent without an e-mail or password). */
+    public Optional<Throttled> check(String account, String address) {
+        return full(accountKey(account), addressKey(address), now(), 1);
+    }
+
+    /** The admitted try's password was wrong: its rows stay as the failure; failures older than the window go. */
+    public void failed(Admitted attempt) {
         Instant now = now();
+        jdbi.useExtension(LoginSessionStore.class, s -> s.deleteFailuresBefore(now.minus(window)));
+    }
+
+    /** The admitted try's password was right: its rows go, and the account's failures are forgiven (the address keeps its count). */
+    public void succeeded(Admitted attempt, String account) {
         jdbi.useTransaction(h -> {
             LoginSessionStore s = h.attach(LoginSessionStore.class);
-            s.deleteFailuresBefore(now.minus(window));
-            s.recordFailure(accountKey(email), now);
-            s.recordFailure(addressKey(address), now);
+            s.deleteTries(attempt.rows());
+            s.clearFailures(accountKey(account));
         });
     }
 
-    /** A successful login forgives the account's failures (the address keeps its count). */
-    public void recordSuccess(String email) {
-        jdbi.useExtension(LoginSessionStore.class, s -> s.clearFailures(accountKey(email)));
+    /**
+     * The first key whose rows in the window, plus {@code pending} tries not recorded, exceed its limit,
+     * and how long until its oldest row leaves the window.
+     */
+    private Optional<Throttled> full(String accountKey, String addressKey, Instant now, int pending) {
+        Instant since = now.minus(window);
+        return jdbi.withExtension(LoginSessionStore.class, s -> {
+            for (String key : List.of(accountKey, addressKey)) {
+                int limit = key.equals(accountKey) ? maxFailures : maxFailures * ADDRESS_FACTOR;
+                if (s.failuresSince(key, since) + pending > limit) {
+                    Instant oldest = s.oldestFailureSince(key, since).orElse(now);
+                    Duration wait = Duration.between(now, oldest.plus(window));
+                    return Optional.of(new Throttled(key.equals(accountKey) ? "account" : "address",
+                            wait.isNegative() || wait.isZero() ? Duration.ofSeconds(1) : wait));
+                }
+            }
+            return Optional.<Throttled>empty();
+        });
     }
 
     private static String accountKey(String email) {

@@ -2,9 +2,11 @@ package dev.ledgerlink.oauth;
 
 import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.accounts.UserService;
+import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.store.Database;
 import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
 
@@ -25,22 +27,23 @@ public record OAuthServer(
         Introspection introspection,
         Grants grants) {
 
-    public static OAuthServer create(Settings settings, Clock clock, Jdbi jdbi, TokenService tokens,
-                                     UserService users, ApplicationService applications, OperatorNotices notices) {
+    public static OAuthServer create(Settings settings, Clock clock, Jdbi jdbi, Database.Dialect dialect, TokenService tokens,
+                                     UserService users, ApplicationService applications, OperatorNotices notices,
+                                     AuditLog audit) {
         var throttle = new LoginThrottle(jdbi, clock, settings.integer(Setting.LOGIN_MAX_FAILURES), settings.duration(Setting.LOGIN_THROTTLE_WINDOW));
         var consents = new Consents(jdbi, clock);
         var codes = new AuthorizationCodes(jdbi, clock, settings.duration(Setting.AUTHORIZATION_CODE_TTL));
-        var login = new PasswordLogin(users, throttle);
+        var login = new PasswordLogin(users, throttle, audit);
         return new OAuthServer(
                 new AuthorizationRequests(applications),
                 new AuthorizationFlow(users, login, consents, codes),
                 new LoginSessions(jdbi, clock),
                 login,
                 new ClientAuthentication(applications),
-                new AuthorizationCodeGrant(jdbi, tokens),
-                new RefreshTokenGrant(jdbi, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW), notices),
+                new AuthorizationCodeGrant(jdbi, tokens, audit),
+                new RefreshTokenGrant(jdbi, dialect, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW), notices, audit),
                 new Revocation(jdbi, tokens),
-                new OperatorGrant(jdbi, users, applications, consents, tokens),
+                new OperatorGrant(jdbi, users, applications, consents, tokens, audit),
                 new Introspection(jdbi, clock, applications),
                 new Grants(jdbi, tokens));
     }

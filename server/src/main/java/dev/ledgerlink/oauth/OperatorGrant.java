@@ -5,13 +5,12 @@ import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.accounts.Scopes;
 import dev.ledgerlink.accounts.User;
 import dev.ledgerlink.accounts.UserService;
+import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.errors.ServiceException;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Tokens without a browser (`ledgerlink tokens issue`, the JUnit sandbox): an operator grants an
@@ -21,8 +20,6 @@ import org.slf4j.LoggerFactory;
  * minting as a code exchange (older refresh tokens of the pair superseded). Written to the audit log.
  */
 public final class OperatorGrant {
-    private static final Logger AUDIT = LoggerFactory.getLogger("dev.ledgerlink.audit");
-
     /** The token response and whom it was issued to. */
     public record Issued(TokenResponse response, User user, Application application) {}
 
@@ -31,13 +28,15 @@ public final class OperatorGrant {
     private final ApplicationService applications;
     private final Consents consents;
     private final TokenService tokens;
+    private final AuditLog audit;
 
-    OperatorGrant(Jdbi jdbi, UserService users, ApplicationService applications, Consents consents, TokenService tokens) {
+    OperatorGrant(Jdbi jdbi, UserService users, ApplicationService applications, Consents consents, TokenService tokens, AuditLog audit) {
         this.jdbi = jdbi;
         this.users = users;
         this.applications = applications;
         this.consents = consents;
         this.tokens = tokens;
+        this.audit = audit;
     }
 
     /**
@@ -55,8 +54,8 @@ public final class OperatorGrant {
             consents.grant(h, u.id(), app.id(), granted);
             return tokens.issueForNewGrant(h, u.id(), app.id(), granted, null);
         });
-        AUDIT.info("operator issued tokens: grant={} user={} application={} ({}) scopes={}",
-                pair.grantId(), u.id(), app.id(), app.clientId(), Scopes.join(granted));
+        audit.record(AuditLog.Event.TOKENS_ISSUED_BY_OPERATOR, "grant_id", pair.grantId(), "user_id", u.id(),
+                "application_id", app.id(), "client_id", app.clientId(), "scopes", Scopes.join(granted));
         return new Issued(TokenResponse.of(pair), u, app);
     }
 

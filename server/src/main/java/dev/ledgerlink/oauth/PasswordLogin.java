@@ -2,14 +2,17 @@ package dev.ledgerlink.oauth;
 
 import dev.ledgerlink.accounts.User;
 import dev.ledgerlink.accounts.UserService;
+import dev.ledgerlink.audit.AuditLog;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
  * A sign-in form's check, shared by the authorization page and the console: throttled first
- * ({@link LoginThrottle}), then the e-mail and password (or, in the console, the operator key);
- * a failure counts against the account and the address, a success forgives the account.
+ * ({@link LoginThrottle}: the try is recorded first, so parallel tries cannot slip past the
+ * limit), then the e-mail and password (or, in the console, the operator key); a failure counts
+ * against the account and the address, a success forgives the account. A throttled try is an
+ * audit event.
  */
 public final class PasswordLogin {
     /** The operator key's failures are counted under this name, as if it were one more account. */
@@ -24,45 +27,59 @@ public final class PasswordLogin {
 
     private final UserService users;
     private final LoginThrottle throttle;
+    private final AuditLog audit;
 
-    public PasswordLogin(UserService users, LoginThrottle throttle) {
+    public PasswordLogin(UserService users, LoginThrottle throttle, AuditLog audit) {
         this.users = users;
         this.throttle = throttle;
+        this.audit = audit;
     }
 
     public Result withPassword(String email, String password, String address) {
-        Optional<Result> blocked = blocked(email, address);
-        if (blocked.isPresent()) return blocked.get();
         if (email == null || email.isBlank() || password == null || password.isEmpty()) {
-            return Result.refused("Enter your e-mail address and password.");
+            return throttle.check(email, address).map(t -> throttled(t, email, address))
+                    .orElseGet(() -> Result.refused("Enter your e-mail address and password."));
         }
+        LoginThrottle.Decision decision = throttle.admit(email, address);
+        if (!(decision instanceof LoginThrottle.Admitted attempt)) return throttled((LoginThrottle.Throttled) decision, email, address);
         Optional<User> user = users.authenticate(email, password);
         if (user.isEmpty()) {
-            throttle.recordFailure(email, address);
+            throttle.failed(attempt);
             return Result.refused("That e-mail address and password do not match an account.");
         }
-        throttle.recordSuccess(email);
+        throttle.succeeded(attempt, email);
         return new Result(user, true, null, null);
     }
 
     /** The operator key, compared by {@code keyMatches} (constant time: events.OperatorKey), under the same throttle. */
     public Result withOperatorKey(String presented, Predicate<String> keyMatches, String address) {
-        Optional<Result> blocked = blocked(OPERATOR_KEY_ACCOUNT, address);
-        if (blocked.isPresent()) return blocked.get();
-        if (presented == null || presented.isBlank()) return Result.refused("Enter the operator key.");
+        if (presented == null || presented.isBlank()) {
+            return throttle.check(OPERATOR_KEY_ACCOUNT, address).map(t -> throttled(t, OPERATOR_KEY_ACCOUNT, address))
+                    .orElseGet(() -> Result.refused("Enter the operator key."));
+        }
+        LoginThrottle.Decision decision = throttle.admit(OPERATOR_KEY_ACCOUNT, address);
+        if (!(decision instanceof LoginThrottle.Admitted attempt)) {
+            return throttled((LoginThrottle.Throttled) decision, OPERATOR_KEY_ACCOUNT, address);
+        }
         if (!keyMatches.test(presented)) {
-            throttle.recordFailure(OPERATOR_KEY_ACCOUNT, address);
+            throttle.failed(attempt);
             return Result.refused("That is not the operator key of this server.");
         }
-        throttle.recordSuccess(OPERATOR_KEY_ACCOUNT);
+        throttle.succeeded(attempt, OPERATOR_KEY_ACCOUNT);
         return new Result(Optional.empty(), true, null, null);
     }
 
-    private Optional<Result> blocked(String account, String address) {
-        return throttle.blockedFor(account, address).map(wait -> {
-            long minutes = Math.max(1, (wait.toSeconds() + 59) / 60);
-            return new Result(Optional.empty(), false,
-                    "Too many failed sign-in attempts. Try again in " + minutes + (minutes == 1 ? " minute." : " minutes."), wait);
-        });
+    /**
+     * The form's answer to a throttled try, and its audit line: whose sign-in (the user's id when the
+     * address names one: never the typed text, which may be a password in the wrong field) and which limit.
+     */
+    private Result throttled(LoginThrottle.Throttled t, String account, String address) {
+        boolean operator = OPERATOR_KEY_ACCOUNT.equals(account);
+        Long userId = operator || account == null || account.isBlank() ? null : users.findByEmail(account).map(User::id).orElse(null);
+        audit.record(AuditLog.Event.LOGIN_THROTTLED, "subject", operator ? "operator_key" : "user", "user_id", userId,
+                "limit", t.limit(), "address", address, "retry_after_seconds", t.retryAfter().toSeconds());
+        long minutes = Math.max(1, (t.retryAfter().toSeconds() + 59) / 60);
+        return new Result(Optional.empty(), false,
+                "Too many failed sign-in attempts. Try again in " + minutes + (minutes == 1 ? " minute." : " minutes."), t.retryAfter());
     }
 }

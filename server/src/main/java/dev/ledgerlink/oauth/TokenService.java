@@ -68,6 +68,21 @@ public final class TokenService implements AccessTokenVerifier {
         return mint(store, used.grantId(), used.userId(), used.applicationId(), used.scopes(), now);
     }
 
+    /**
+     * PostgreSQL: use the refresh token with this hash and mint its successor pair in one statement
+     * (HotTokenStore.ROTATE_REFRESH_TOKEN, autocommitted); empty when the token is not live or not
+     * this client's, which the caller then explains from the stored row.
+     */
+    Optional<TokenPair> rotateInOneStatement(String usedHash, long applicationId) {
+        String access = RandomTokens.urlSafe(32);
+        String refresh = RandomTokens.urlSafe(32);
+        Instant now = now();
+        Instant expiresAt = now.plus(accessTokenTtl);
+        return jdbi.withHandle(h -> new HotTokenStore(h).rotateRefreshToken(usedHash, applicationId,
+                        Hashes.sha256Hex(refresh), Hashes.sha256Hex(access), now, expiresAt))
+                .map(r -> new TokenPair(access, refresh, Scopes.parse(r.scopes()), now, expiresAt, r.grantId()));
+    }
+
     private TokenPair mint(HotTokenStore store, long grantId, long userId, long applicationId, String scopes, Instant now) {
         String access = RandomTokens.urlSafe(32);
         String refresh = RandomTokens.urlSafe(32);

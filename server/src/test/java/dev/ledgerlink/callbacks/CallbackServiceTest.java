@@ -43,7 +43,7 @@ class CallbackServiceTest {
         var s = server.services();
         box = SecretBox.fromBase64(SecretBox.newKeyBase64());
         callbacks = new CallbackService(s.database().jdbi(), server.clock, s.accounts(), box,
-                CallbackUriRule.system(true), new VerificationRequests() {
+                CallbackUriRule.system(true), s.audit(), new VerificationRequests() {
                     @Override
                     public void enqueue(org.jdbi.v3.core.Handle transaction, long callbackId) {
                         verificationRequests.add(callbackId);
@@ -230,7 +230,7 @@ class CallbackServiceTest {
     @Test
     void aCallbackAndItsVerificationRequestCommitTogether() {
         var s = server.services();
-        var failing = new CallbackService(s.database().jdbi(), server.clock, s.accounts(), box, CallbackUriRule.system(true),
+        var failing = new CallbackService(s.database().jdbi(), server.clock, s.accounts(), box, CallbackUriRule.system(true), s.audit(),
                 new VerificationRequests() {
                     @Override
                     public void enqueue(org.jdbi.v3.core.Handle transaction, long callbackId) {

@@ -57,7 +57,7 @@ class TokensIssueCommandTest {
     void theGrantIsRecordedWithConsentAndTheRefreshTokenRefreshes() {
         JsonNode t = issue("--user", f.user().email(), "--scope", "user:invoices:read");
         String consented = server.services().database().jdbi().withHandle(h -> h.createQuery(
-                        "select scopes from oauth_consents where user_id = :u and application_id = :a")
+                        "select scope from oauth_consent_scopes where user_id = :u and application_id = :a")
                 .bind("u", f.user().id()).bind("a", f.app().id()).mapTo(String.class).one());
         assertEquals("user:invoices:read", consented);
 

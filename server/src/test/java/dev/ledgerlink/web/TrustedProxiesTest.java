@@ -37,6 +37,17 @@ class TrustedProxiesTest {
     }
 
     @Test
+    @ServerSettings({"http.trusted-proxies=127.0.0.1, ::1", "login.max-failures=1"})   // a throttle of its own to fill
+    void theConsoleSignInCountsTheForwardedClientToo(TestServer server, Fixtures f) {
+        for (int i = 0; i < 4; i++) {
+            assertEquals(401, consoleSignIn(server, "203.0.113.7", "nobody" + i + "@example.com", "wrong password").status());
+        }
+        assertEquals(429, consoleSignIn(server, "203.0.113.7", f.user().email(), f.password()).status());
+        assertEquals(303, consoleSignIn(server, "203.0.113.8", f.user().email(), f.password()).status(),
+                "another client behind the same proxy is not blocked");
+    }
+
+    @Test
     @ServerSettings("login.max-failures=1")
     void withoutTrustedProxiesXForwardedForIsIgnored(TestServer server, Fixtures f) {
         failFourTimes(browser(server, f, "203.0.113.7"));
@@ -55,6 +66,12 @@ class TrustedProxiesTest {
         BrowserSession b = new BrowserSession(server.baseUrl()).header("X-Forwarded-For", forwardedFor);
         b.get(OAuthFlows.authorizeUrl(f, Map.of()));
         return b;
+    }
+
+    private static dev.ledgerlink.testing.TestHttp.Response consoleSignIn(TestServer server, String forwardedFor, String email, String password) {
+        BrowserSession b = server.closeFirst(new BrowserSession(server.baseUrl()).header("X-Forwarded-For", forwardedFor));
+        b.get("/console/sign-in");
+        return b.post("/console/sign-in", Map.of("csrf_token", b.csrfToken(), "as", "user", "email", email, "password", password));
     }
 
     private static void failFourTimes(BrowserSession b) {

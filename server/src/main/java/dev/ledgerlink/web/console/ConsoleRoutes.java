@@ -21,7 +21,8 @@ public final class ConsoleRoutes {
         if (!enabled(s)) return;
         var session = new ConsoleSession(s.oauth().sessions(), s.users(), s.accounts(), s.settings(), s.settings().flag(Setting.DEV));
 
-        var signIn = new SignInPage(session, s.oauth().login(), operatorKey);
+        var signIn = new SignInPage(session, s.oauth().login(), operatorKey,
+                dev.ledgerlink.web.ClientAddress.trusting(s.settings().get(Setting.TRUSTED_PROXIES)));
         r.get("/console", ConsolePage.of(signIn::home));
         r.get("/console/sign-in", ConsolePage.of(signIn::show));
         r.post("/console/sign-in", ConsolePage.of(signIn::submit));

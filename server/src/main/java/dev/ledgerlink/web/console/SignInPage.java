@@ -2,6 +2,7 @@ package dev.ledgerlink.web.console;
 
 import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.oauth.PasswordLogin;
+import dev.ledgerlink.web.ClientAddress;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import java.util.HashMap;
@@ -9,17 +10,21 @@ import java.util.Map;
 
 /**
  * /console/sign-in: a user with e-mail and password (sees their accounts) or an operator with the
- * operator key (sees every account). Both are throttled like the authorization page's login.
+ * operator key (sees every account). Both are throttled like the authorization page's login, per
+ * account and per client address (the same {@link ClientAddress} rule: X-Forwarded-For only from a
+ * trusted proxy).
  */
 final class SignInPage {
     private final ConsoleSession session;
     private final PasswordLogin login;
     private final OperatorKey operatorKey;
+    private final ClientAddress clientAddress;
 
-    SignInPage(ConsoleSession session, PasswordLogin login, OperatorKey operatorKey) {
+    SignInPage(ConsoleSession session, PasswordLogin login, OperatorKey operatorKey, ClientAddress clientAddress) {
         this.session = session;
         this.login = login;
         this.operatorKey = operatorKey;
+        this.clientAddress = clientAddress;
     }
 
     void home(Context ctx) {
@@ -38,8 +43,8 @@ final class SignInPage {
         if (!session.signInFormValid(ctx)) throw new ConsoleSession.FormExpired();
         boolean asOperator = "operator".equals(ctx.formParam("as"));
         PasswordLogin.Result result = asOperator
-                ? login.withOperatorKey(ctx.formParam("operator_key"), operatorKey::matches, ctx.ip())
-                : login.withPassword(ctx.formParam("email"), ctx.formParam("password"), ctx.ip());
+                ? login.withOperatorKey(ctx.formParam("operator_key"), operatorKey::matches, clientAddress.of(ctx))
+                : login.withPassword(ctx.formParam("email"), ctx.formParam("password"), clientAddress.of(ctx));
         if (!result.succeeded()) {
             if (result.retryAfter() != null) {
                 ctx.status(HttpStatus.TOO_MANY_REQUESTS);
