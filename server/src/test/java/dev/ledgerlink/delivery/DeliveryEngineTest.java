@@ -72,7 +72,7 @@ class DeliveryEngineTest {
     @Test
     @ServerSettings({"delivery.retry-schedule=PT0.2S,PT0.2S,PT0.2S", "delivery.poll-interval=PT0.1S"})
     void failedAttemptsAreRetriedWithTheSameMessageIdUntilOneSucceeds(TestServer server) {
-        try (Ticker ignored = new Ticker(server.clock)) {
+        try (var ticking = server.clock.followRealTime()) {
             long id = f.verified("invoice.create", receiver).id();
             receiver.clear();
             AtomicInteger calls = new AtomicInteger();
@@ -97,7 +97,7 @@ class DeliveryEngineTest {
     @Test
     @ServerSettings({"delivery.retry-schedule=PT0.2S,PT0.2S", "delivery.timeout=PT1S", "delivery.poll-interval=PT0.1S"})
     void serverErrorsRedirectsTimeoutsAndRefusedConnectionsAreRetriedThenDropped(TestServer server) {
-        try (Ticker ignored = new Ticker(server.clock); Receiver redirecting = new Receiver(); Receiver slow = new Receiver()) {
+        try (var ticking = server.clock.followRealTime(); Receiver redirecting = new Receiver(); Receiver slow = new Receiver()) {
             Receiver failing = receiver;
             long c500 = f.verified("invoice", failing).id();
             long c301 = f.verified("invoice", redirecting).id();
@@ -133,7 +133,7 @@ class DeliveryEngineTest {
     @ServerSettings({"delivery.retry-schedule=PT0.2S,PT0.2S,PT0.2S,PT0.2S,PT0.2S,PT0.2S,PT0.2S,PT0.2S", "delivery.disable-after=PT0.5S",
             "delivery.poll-interval=PT0.1S"})
     void aCallbackFailingForTheWholeWindowIsDisabledAndResendReenablesIt(TestServer server) {
-        try (Ticker ignored = new Ticker(server.clock)) {
+        try (var ticking = server.clock.followRealTime()) {
             long id = f.verified("invoice", receiver).id();
             f.verificationsRecorded(id);
             receiver.answer(r -> Receiver.Answer.of(503));
@@ -218,7 +218,7 @@ class DeliveryEngineTest {
         receiver.await(2);
         f.resend(unverified);   // unverified again until the new code comes back
         f.delete(deleted);
-        try (Ticker ignored = new Ticker(server.clock)) {
+        try (var ticking = server.clock.followRealTime()) {
             await("dropped at send time", () -> only(server.services(), unverified).state().equals("dropped"));
         }
         assertTrue(only(server.services(), unverified).dropReason().contains("verified"));

@@ -29,7 +29,7 @@ class DeliveryHistoryTest {
 
     @Test
     void everyAttemptOfACallbacksDeliveriesIsListedPagedNewestFirst() {
-        try (Ticker ignored = new Ticker(server.clock)) {
+        try (var ticking = server.clock.followRealTime()) {
             String token = f.issue(Set.of("user:invoices:read")).accessToken();
             String base = "/events/account/" + f.account().accountId() + "/events/callbacks";
             String[] auth = {"Authorization", "Bearer " + token, "Api-Version", "alpha"};

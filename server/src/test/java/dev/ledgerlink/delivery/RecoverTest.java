@@ -65,7 +65,7 @@ class RecoverTest {
 
     @Test
     void recoverResendsExactlyTheDroppedDeliveriesOfTheWindowUnderTheirWebhookIds() {
-        try (Ticker ignored = new Ticker(server.clock)) {
+        try (var ticking = server.clock.followRealTime()) {
             Scenario sc = failFourOfFive(f, receiver);
             var dropped = server.services().deliveries().search(sc.callbackId(), "dropped", null, null, Paging.of(1, 100));
             assertEquals(4, dropped.total(), "objects 1, 2, 3 and 5 failed twice and were dropped");

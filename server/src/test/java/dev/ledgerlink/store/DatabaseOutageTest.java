@@ -52,7 +52,7 @@ class DatabaseOutageTest {
                      .set(Setting.DELIVERY_LEASE, "PT10S")
                      .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.2S")
                      .set(Setting.DELIVERY_RETRY_SCHEDULE, "PT0.5S,PT1S,PT2S,PT2S,PT5S,PT5S,PT5S,PT10S,PT10S,PT10S"));
-             AutoCloseable ticking = server.clock.followRealTime()) {
+             var ticking = server.clock.followRealTime()) {
             Fixtures f = Fixtures.create(server);
             f.verified("invoice.create", receiver);
             receiver.answer(r -> {

@@ -19,7 +19,7 @@ public final class MutableClock extends Clock {
      * Moves this clock along with real time until closed, for tests where retries and leases must
      * come due by themselves.
      */
-    public AutoCloseable followRealTime() {
+    public Following followRealTime() {
         Thread ticker = Thread.ofVirtual().name("clock-ticker").start(() -> {
             long last = System.nanoTime();
             while (!Thread.currentThread().isInterrupted()) {
@@ -34,6 +34,12 @@ public final class MutableClock extends Clock {
             }
         });
         return ticker::interrupt;
+    }
+
+    /** Stops following real time when closed. */
+    public interface Following extends AutoCloseable {
+        @Override
+        void close();
     }
 
     @Override
