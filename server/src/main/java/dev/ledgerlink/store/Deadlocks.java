@@ -1,6 +1,7 @@
 package dev.ledgerlink.store;
 
 import java.sql.SQLException;
+import java.util.Set;
 
 /**
  * Retries a short transaction that the database chose as a deadlock victim. Deleting a callback
@@ -9,6 +10,10 @@ import java.sql.SQLException;
  */
 public final class Deadlocks {
     private static final int ATTEMPTS = 5;
+    /** A deadlock victim or serialization failure: PostgreSQL 40P01, H2 (and the standard) 40001. */
+    private static final Set<String> DEADLOCKS = Set.of("40001", "40P01");
+    /** The deadlocks, plus a lock not had in time, H2's concurrent update, a unique key taken meanwhile. */
+    private static final Set<String> CONFLICTS = Set.of("40001", "40P01", "55P03", "HYT00", "90131", "23505");
 
     private Deadlocks() {}
 
@@ -36,17 +41,16 @@ public final class Deadlocks {
      * or a unique key another transaction took meanwhile (23505). Anything else is a real failure.
      */
     public static boolean isConflict(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && CONFLICTS.contains(sql.getSQLState())) return true;
-        }
-        return false;
+        return hasState(e, CONFLICTS);
     }
 
-    private static final java.util.Set<String> CONFLICTS = java.util.Set.of("40001", "40P01", "55P03", "HYT00", "90131", "23505");
-
     static boolean isDeadlock(Throwable e) {
+        return hasState(e, DEADLOCKS);
+    }
+
+    private static boolean hasState(Throwable e, Set<String> states) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && ("40P01".equals(sql.getSQLState()) || "40001".equals(sql.getSQLState()))) return true;
+            if (t instanceof SQLException sql && states.contains(sql.getSQLState())) return true;
         }
         return false;
     }
