@@ -3,6 +3,7 @@ package dev.ledgerlink.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ledgerlink.testing.ChildJvm;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestHttp;
 import java.io.BufferedReader;
@@ -90,9 +91,8 @@ class ServeProcessTest {
     private record Serving(Process process, BlockingQueue<String> stdout, BlockingQueue<String> stderr, String base) {}
 
     private Serving serve(TestDatabases.TestDb db, String... more) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "serve", "--dev", "--port", "0", "--db", db.url(),
+        List<String> cmd = new ArrayList<>(ChildJvm.command(List.of(), Main.class.getName()));
+        cmd.addAll(List.of("serve", "--dev", "--port", "0", "--db", db.url(),
                 "--set", "db.user=" + db.user(), "--set", "secrets.key-file=" + dir.resolve("key")));
         cmd.addAll(List.of(more));
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).start();
