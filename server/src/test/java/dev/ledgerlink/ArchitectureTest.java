@@ -31,7 +31,7 @@ class ArchitectureTest {
             foundation("errors"),
             foundation("net"),
             foundation("secrets", "config"),
-            foundation("store", "config"),
+            foundation("store", "config", "errors"),
             foundation("json", "errors"),
             foundation("paging", "errors"),
             foundation("signature"),

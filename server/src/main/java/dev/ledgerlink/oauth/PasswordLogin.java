@@ -6,6 +6,7 @@ import dev.ledgerlink.audit.AuditLog;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * A sign-in form's check, shared by the authorization page and the console: throttled first
@@ -20,6 +21,10 @@ public final class PasswordLogin {
 
     /** The user signed in, or why not: {@code problem} in words for the form, {@code retryAfter} when throttled. */
     public record Result(Optional<User> user, boolean succeeded, String problem, Duration retryAfter) {
+        static Result signedIn(Optional<User> user) {
+            return new Result(user, true, null, null);
+        }
+
         static Result refused(String problem) {
             return new Result(Optional.empty(), false, problem, null);
         }
@@ -36,37 +41,37 @@ public final class PasswordLogin {
     }
 
     public Result withPassword(String email, String password, String address) {
-        if (email == null || email.isBlank() || password == null || password.isEmpty()) {
-            return throttle.check(email, address).map(t -> throttled(t, email, address))
-                    .orElseGet(() -> Result.refused("Enter your e-mail address and password."));
-        }
-        LoginThrottle.Decision decision = throttle.admit(email, address);
-        if (!(decision instanceof LoginThrottle.Admitted attempt)) return throttled((LoginThrottle.Throttled) decision, email, address);
-        Optional<User> user = users.authenticate(email, password);
-        if (user.isEmpty()) {
-            throttle.failed(attempt);
-            return Result.refused("That e-mail address and password do not match an account.");
-        }
-        throttle.succeeded(attempt, email);
-        return new Result(user, true, null, null);
+        boolean empty = email == null || email.isBlank() || password == null || password.isEmpty();
+        return attempt(email, address, empty, "Enter your e-mail address and password.",
+                () -> users.authenticate(email, password).map(u -> Result.signedIn(Optional.of(u))), "That e-mail address and password do not match an account.");
     }
 
     /** The operator key, compared by {@code keyMatches} (constant time: events.OperatorKey), under the same throttle. */
     public Result withOperatorKey(String presented, Predicate<String> keyMatches, String address) {
-        if (presented == null || presented.isBlank()) {
-            return throttle.check(OPERATOR_KEY_ACCOUNT, address).map(t -> throttled(t, OPERATOR_KEY_ACCOUNT, address))
-                    .orElseGet(() -> Result.refused("Enter the operator key."));
+        boolean empty = presented == null || presented.isBlank();
+        return attempt(OPERATOR_KEY_ACCOUNT, address, empty, "Enter the operator key.",
+                () -> keyMatches.test(presented) ? Optional.of(Result.signedIn(Optional.empty())) : Optional.empty(), "That is not the operator key of this server.");
+    }
+
+    /**
+     * One sign-in try under the throttle: an empty form only reports an existing lock-out; otherwise
+     * the try is admitted (or refused as throttled) before the check runs, and its result counted.
+     */
+    private Result attempt(String account, String address, boolean empty, String askForInput,
+                           Supplier<Optional<Result>> check, String mismatch) {
+        if (empty) {
+            return throttle.check(account, address).map(t -> throttled(t, account, address))
+                    .orElseGet(() -> Result.refused(askForInput));
         }
-        LoginThrottle.Decision decision = throttle.admit(OPERATOR_KEY_ACCOUNT, address);
-        if (!(decision instanceof LoginThrottle.Admitted attempt)) {
-            return throttled((LoginThrottle.Throttled) decision, OPERATOR_KEY_ACCOUNT, address);
+        LoginThrottle.Decision decision = throttle.admit(account, address);
+        if (!(decision instanceof LoginThrottle.Admitted admitted)) return throttled((LoginThrottle.Throttled) decision, account, address);
+        Optional<Result> signedIn = check.get();
+        if (signedIn.isEmpty()) {
+            throttle.failed(admitted);
+            return Result.refused(mismatch);
         }
-        if (!keyMatches.test(presented)) {
-            throttle.failed(attempt);
-            return Result.refused("That is not the operator key of this server.");
-        }
-        throttle.succeeded(attempt, OPERATOR_KEY_ACCOUNT);
-        return new Result(Optional.empty(), true, null, null);
+        throttle.succeeded(admitted, account);
+        return signedIn.get();
     }
 
     /**

@@ -26,9 +26,12 @@ public final class Database implements AutoCloseable {
     private final HikariDataSource dataSource;
     private final Jdbi jdbi;
     private final Dialect dialect;
+    /** Runs after the pool closed: H2CrashRepair stops counting the file as open here. */
+    private final Runnable onClose;
 
-    private Database(HikariDataSource dataSource, Dialect dialect) {
+    private Database(HikariDataSource dataSource, Dialect dialect, Runnable onClose) {
         this.dataSource = dataSource;
+        this.onClose = onClose;
         this.dialect = dialect;
         this.jdbi = Jdbi.create(dataSource).installPlugin(new SqlObjectPlugin());
         TimeMapping.install(jdbi);
@@ -38,9 +41,11 @@ public final class Database implements AutoCloseable {
     public static Database open(String url, String user, String password, int poolSize, MeterRegistry metrics) {
         String jdbcUrl = JdbcUrls.normalize(url);
         Dialect dialect = JdbcUrls.dialect(jdbcUrl);
+        String login = userOrDefault(user, dialect);
+        Runnable release = dialect == Dialect.H2 ? H2CrashRepair.beforeOpen(jdbcUrl, login, password == null ? "" : password) : () -> {};
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
-        config.setUsername(user == null || user.isEmpty() ? (dialect == Dialect.H2 ? "sa" : System.getProperty("user.name")) : user);
+        config.setUsername(login);
         config.setPassword(password == null ? "" : password);
         config.setMaximumPoolSize(poolSize);
         config.setMinimumIdle(Math.min(2, poolSize));
@@ -48,7 +53,13 @@ public final class Database implements AutoCloseable {
         config.setConnectionTimeout(10_000);
         config.setInitializationFailTimeout(10_000);
         if (metrics != null) config.setMetricRegistry(metrics);
-        HikariDataSource ds = new HikariDataSource(config);
+        HikariDataSource ds;
+        try {
+            ds = new HikariDataSource(config);
+        } catch (RuntimeException e) {
+            release.run();
+            throw e;
+        }
         try {
             MigrationHistory.renumberUnreleased(ds);
             Flyway.configure()
@@ -59,12 +70,20 @@ public final class Database implements AutoCloseable {
                     .migrate();
         } catch (SQLException e) {
             ds.close();
+            release.run();
             throw new IllegalStateException("cannot read the migration history: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             ds.close();
+            release.run();
             throw e;
         }
-        return new Database(ds, dialect);
+        return new Database(ds, dialect, release);
+    }
+
+    /** The database user when none is configured: H2's {@code sa}, PostgreSQL's operating-system user. */
+    static String userOrDefault(String user, Dialect dialect) {
+        if (user != null && !user.isEmpty()) return user;
+        return dialect == Dialect.H2 ? "sa" : System.getProperty("user.name");
     }
 
     public Jdbi jdbi() { return jdbi; }
@@ -102,5 +121,6 @@ public final class Database implements AutoCloseable {
     @Override
     public void close() {
         dataSource.close();
+        onClose.run();
     }
 }

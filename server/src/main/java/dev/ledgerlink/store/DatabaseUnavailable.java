@@ -1,5 +1,6 @@
 package dev.ledgerlink.store;
 
+import dev.ledgerlink.errors.Causes;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
@@ -20,15 +21,15 @@ public final class DatabaseUnavailable {
     private DatabaseUnavailable() {}
 
     public static boolean causedBy(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            // Hikari's "connection is not available, request timed out" and the drivers' connection failures
-            if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException) return true;
-            if (t instanceof SQLException sql && sql.getSQLState() != null) {
-                String state = sql.getSQLState();
-                // SQLSTATE class 08: connection exception (refused, broken, failure while sending)
-                if (state.startsWith("08") || SHUTTING_DOWN.contains(state) || H2_GONE.contains(state)) return true;
-            }
-        }
-        return false;
+        return Causes.any(failure, DatabaseUnavailable::unreachable);
+    }
+
+    private static boolean unreachable(Throwable t) {
+        // Hikari's "connection is not available, request timed out" and the drivers' connection failures
+        if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException) return true;
+        if (!(t instanceof SQLException sql) || sql.getSQLState() == null) return false;
+        String state = sql.getSQLState();
+        // SQLSTATE class 08: connection exception (refused, broken, failure while sending)
+        return state.startsWith("08") || SHUTTING_DOWN.contains(state) || H2_GONE.contains(state);
     }
 }

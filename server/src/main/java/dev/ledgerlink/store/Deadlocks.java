@@ -1,6 +1,6 @@
 package dev.ledgerlink.store;
 
-import java.sql.SQLException;
+import dev.ledgerlink.errors.Causes;
 import java.util.Set;
 
 /**
@@ -41,17 +41,11 @@ public final class Deadlocks {
      * or a unique key another transaction took meanwhile (23505). Anything else is a real failure.
      */
     public static boolean isConflict(Throwable e) {
-        return hasState(e, CONFLICTS);
+        return Causes.hasSqlState(e, CONFLICTS);
     }
 
     static boolean isDeadlock(Throwable e) {
-        return hasState(e, DEADLOCKS);
+        return Causes.hasSqlState(e, DEADLOCKS);
     }
 
-    private static boolean hasState(Throwable e, Set<String> states) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && states.contains(sql.getSQLState())) return true;
-        }
-        return false;
-    }
 }

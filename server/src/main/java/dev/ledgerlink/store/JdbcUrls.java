@@ -1,7 +1,9 @@
 package dev.ledgerlink.store;
 
 import dev.ledgerlink.config.ConfigurationException;
+import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * What ledgerlink adds to a JDBC URL it is given. A plain H2 file URL becomes shareable between
@@ -51,5 +53,40 @@ public final class JdbcUrls {
         if (value.equals("0")) return "";
         throw new ConfigurationException("db.url sets WRITE_DELAY=" + value + ", which acknowledges commits before they reach the "
                 + "database file (a crash would lose them); remove it, ledgerlink sets WRITE_DELAY=0 itself: " + url);
+    }
+
+    /**
+     * The file an embedded H2 URL keeps its data in ({@code <name>.mv.db}), or empty for in-memory,
+     * remote and other non-file H2 URLs. H2's own rules: {@code file:} is optional, {@code ~} is the
+     * user's home directory, a relative name is relative to the working directory.
+     */
+    public static Optional<Path> h2DataFile(String url) {
+        if (dialect(url) != Database.Dialect.H2) return Optional.empty();
+        String name = h2Name(url);
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("file:")) name = name.substring("file:".length());
+        else if (lower.matches("^[a-z][a-z0-9]+:.*")) return Optional.empty(); // mem:, tcp:, zip:, split:, ...
+        if (name.isBlank()) return Optional.empty();
+        if (name.equals("~") || name.startsWith("~/")) name = System.getProperty("user.home") + name.substring(1);
+        return Optional.of(Path.of(name + ".mv.db").toAbsolutePath().normalize());
+    }
+
+    /**
+     * The same H2 URL opened by this process alone ({@code AUTO_SERVER=FALSE}), on {@code dataFile}'s
+     * database: H2 then refuses (error 90020) while another process holds the file.
+     */
+    static String h2Exclusive(String url, Path dataFile) {
+        String file = dataFile.toString();
+        String base = file.substring(0, file.length() - ".mv.db".length());
+        int semicolon = url.indexOf(';');
+        String options = semicolon < 0 ? "" : url.substring(semicolon);
+        options = options.replaceAll("(?i);AUTO_SERVER=[^;]*", "").replaceAll("(?i);AUTO_SERVER_PORT=[^;]*", "");
+        return "jdbc:h2:file:" + base + options + ";AUTO_SERVER=FALSE";
+    }
+
+    private static String h2Name(String url) {
+        String rest = url.substring("jdbc:h2:".length());
+        int semicolon = rest.indexOf(';');
+        return semicolon < 0 ? rest : rest.substring(0, semicolon);
     }
 }

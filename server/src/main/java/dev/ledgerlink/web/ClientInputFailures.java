@@ -1,5 +1,6 @@
 package dev.ledgerlink.web;
 
+import dev.ledgerlink.errors.Causes;
 import dev.ledgerlink.errors.ServiceException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.IllegalCharsetNameException;
@@ -22,23 +23,25 @@ final class ClientInputFailures {
 
     /** The refusal a failure stands for when the client caused it; empty for the service's own failures. */
     static Optional<ServiceException> of(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof UnsupportedCharsetException || t instanceof IllegalCharsetNameException) {
-                return Optional.of(ServiceException.badRequest("The request's charset is not supported; send UTF-8."));
-            }
-            if (t instanceof CharacterCodingException) {
-                return Optional.of(ServiceException.badRequest("The request is not valid in its charset; send UTF-8."));
-            }
-            if (t instanceof HttpException http && http.getCode() >= 400 && http.getCode() < 500) {
-                return Optional.of(forStatus(http.getCode(), http.getReason()));
-            }
-            if (t instanceof java.sql.SQLException sql && NOT_IN_CHARSET.equals(sql.getSQLState())) {
-                // PostgreSQL refuses text with a NUL character (H2 stores it); no identifier, token or field contains one
-                return Optional.of(ServiceException.badRequest("The request contains a NUL character, which no field accepts."));
-            }
-            if (t instanceof EofException || t instanceof java.io.EOFException) {
-                return Optional.of(ServiceException.badRequest("The request body ended early (truncated, or malformed chunked encoding)."));
-            }
+        return Causes.of(failure).map(ClientInputFailures::refusal).flatMap(Optional::stream).findFirst();
+    }
+
+    private static Optional<ServiceException> refusal(Throwable t) {
+        if (t instanceof UnsupportedCharsetException || t instanceof IllegalCharsetNameException) {
+            return Optional.of(ServiceException.badRequest("The request's charset is not supported; send UTF-8."));
+        }
+        if (t instanceof CharacterCodingException) {
+            return Optional.of(ServiceException.badRequest("The request is not valid in its charset; send UTF-8."));
+        }
+        if (t instanceof HttpException http && http.getCode() >= 400 && http.getCode() < 500) {
+            return Optional.of(forStatus(http.getCode(), http.getReason()));
+        }
+        if (t instanceof java.sql.SQLException sql && NOT_IN_CHARSET.equals(sql.getSQLState())) {
+            // PostgreSQL refuses text with a NUL character (H2 stores it); no identifier, token or field contains one
+            return Optional.of(ServiceException.badRequest("The request contains a NUL character, which no field accepts."));
+        }
+        if (t instanceof EofException || t instanceof java.io.EOFException) {
+            return Optional.of(ServiceException.badRequest("The request body ended early (truncated, or malformed chunked encoding)."));
         }
         return Optional.empty();
     }

@@ -18,6 +18,9 @@ final class Routes {
         if (!ManagementServer.enabled(s.settings())) HealthHandlers.register(r, s);
         r.get("/openapi.json", OpenApiDocument::serve);   // docs/api.md: every route below is in it
 
+        // Who is asking: the peer, or the client a trusted proxy names (rate limits and audit lines of both sign-in forms).
+        ClientAddress clientAddress = ClientAddress.trusting(s.settings().get(dev.ledgerlink.config.Setting.TRUSTED_PROXIES));
+
         // Bearer authentication of the API routes (oauth.TokenService verifies; one indexed query).
         BearerAuth bearer = new BearerAuth(s.accessTokens());
 
@@ -25,8 +28,7 @@ final class Routes {
         r.get("/auth/api/v1/users/me", identity::me);
 
         // OAuth 2.0: the authorization page (served at {auth_url}), token, revocation, discovery.
-        var authorize = new AuthorizePage(s.oauth(), s.settings(),
-                ClientAddress.trusting(s.settings().get(dev.ledgerlink.config.Setting.TRUSTED_PROXIES)));
+        var authorize = new AuthorizePage(s.oauth(), s.settings(), clientAddress);
         r.get("/oauth/authorize", authorize::show);
         r.post("/oauth/authorize", authorize::submit);
         var o = s.oauth();
@@ -87,6 +89,6 @@ final class Routes {
         r.post(a + "/grants/{grant_id}/revoke", admin.op(admin::revokeGrant));
 
         // The developer console (development mode, or console.enabled): web/console/ConsoleRoutes.
-        dev.ledgerlink.web.console.ConsoleRoutes.register(r, s, operatorKey, onStop);
+        dev.ledgerlink.web.console.ConsoleRoutes.register(r, s, operatorKey, clientAddress, onStop);
     }
 }

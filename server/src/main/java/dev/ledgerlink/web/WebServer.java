@@ -1,6 +1,7 @@
 package dev.ledgerlink.web;
 
 import dev.ledgerlink.Services;
+import dev.ledgerlink.errors.Causes;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.json.ErrorBodies;
@@ -111,8 +112,7 @@ public final class WebServer {
     }
 
     private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        Throwable root = Causes.root(e);
         return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 

@@ -57,4 +57,23 @@ class JdbcUrlsTest {
         assertTrue(e.getMessage().contains("db.url"));
         assertThrows(ConfigurationException.class, () -> JdbcUrls.normalize(" "));
     }
+
+    @Test
+    void theDataFileOfAnEmbeddedH2UrlFollowsH2sNamingRules() {
+        assertEquals(java.util.Optional.of(java.nio.file.Path.of("/tmp/x.mv.db")), JdbcUrls.h2DataFile("jdbc:h2:file:/tmp/x;AUTO_SERVER=TRUE"));
+        assertEquals(java.util.Optional.of(java.nio.file.Path.of("/tmp/y.mv.db")), JdbcUrls.h2DataFile("jdbc:h2:/tmp/y"));
+        assertEquals(java.util.Optional.of(java.nio.file.Path.of("data/z.mv.db").toAbsolutePath()), JdbcUrls.h2DataFile("jdbc:h2:./data/z"));
+        assertEquals(java.util.Optional.of(java.nio.file.Path.of(System.getProperty("user.home"), "h.mv.db")), JdbcUrls.h2DataFile("jdbc:h2:~/h"));
+        for (String none : new String[] {"jdbc:h2:mem:x", "jdbc:h2:tcp://localhost/~/x", "jdbc:h2:zip:/a.zip!/x", "jdbc:postgresql://db/x"}) {
+            assertTrue(JdbcUrls.h2DataFile(none).isEmpty(), none);
+        }
+    }
+
+    @Test
+    void theExclusiveUrlKeepsTheOptionsButNotTheSharing() {
+        String u = JdbcUrls.h2Exclusive(JdbcUrls.normalize("jdbc:h2:file:/tmp/x"), java.nio.file.Path.of("/tmp/x.rebuild.mv.db"));
+        assertTrue(u.startsWith("jdbc:h2:file:/tmp/x.rebuild;"), u);
+        assertTrue(u.contains(";MODE=PostgreSQL") && u.contains(";WRITE_DELAY=0") && u.endsWith(";AUTO_SERVER=FALSE"), u);
+        assertFalse(u.contains("AUTO_SERVER=TRUE"), u);
+    }
 }

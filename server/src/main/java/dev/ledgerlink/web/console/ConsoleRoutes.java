@@ -3,6 +3,7 @@ package dev.ledgerlink.web.console;
 import dev.ledgerlink.Services;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.events.OperatorKey;
+import dev.ledgerlink.web.ClientAddress;
 import io.javalin.config.RoutesConfig;
 
 /**
@@ -17,12 +18,12 @@ public final class ConsoleRoutes {
     }
 
     /** {@code onStop} is told how to end the live tail's open streams when the server stops. */
-    public static void register(RoutesConfig r, Services s, OperatorKey operatorKey, java.util.function.Consumer<Runnable> onStop) {
+    public static void register(RoutesConfig r, Services s, OperatorKey operatorKey, ClientAddress clientAddress,
+                                java.util.function.Consumer<Runnable> onStop) {
         if (!enabled(s)) return;
         var session = new ConsoleSession(s.oauth().sessions(), s.users(), s.accounts(), s.settings(), s.settings().flag(Setting.DEV));
 
-        var signIn = new SignInPage(session, s.oauth().login(), operatorKey,
-                dev.ledgerlink.web.ClientAddress.trusting(s.settings().get(Setting.TRUSTED_PROXIES)));
+        var signIn = new SignInPage(session, s.oauth().login(), operatorKey, clientAddress);
         r.get("/console", ConsolePage.of(signIn::home));
         r.get("/console/sign-in", ConsolePage.of(signIn::show));
         r.post("/console/sign-in", ConsolePage.of(signIn::submit));
