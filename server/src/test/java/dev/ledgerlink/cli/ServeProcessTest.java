@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ledgerlink.testing.ChildJvm;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestHttp;
+import dev.ledgerlink.testing.TestServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -94,6 +95,7 @@ class ServeProcessTest {
         List<String> cmd = new ArrayList<>(ChildJvm.command(List.of(), Main.class.getName()));
         cmd.addAll(List.of("serve", "--dev", "--port", "0", "--db", db.url(),
                 "--set", "db.user=" + db.user(), "--set", "secrets.key-file=" + dir.resolve("key")));
+        for (String s : TestServer.CHEAP_ARGON2_SETTINGS) cmd.addAll(List.of("--set", s));   // as in-process test servers in dev mode
         cmd.addAll(List.of(more));
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).start();
         BlockingQueue<String> stderr = drain(p.getErrorStream());

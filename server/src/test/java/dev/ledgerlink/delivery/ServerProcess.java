@@ -2,6 +2,7 @@ package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.testing.ChildJvm;
 import dev.ledgerlink.testing.TestDatabases;
+import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -26,6 +27,7 @@ public final class ServerProcess implements AutoCloseable {
                 "--set", "events.operator-key=unused-in-this-test",
                 "--set", "dev=true"));   // receivers are on loopback, which only dev mode may call
         if (!db.user().isEmpty()) cmd.addAll(List.of("--set", "db.user=" + db.user()));
+        for (String s : TestServer.CHEAP_ARGON2_SETTINGS) cmd.addAll(List.of("--set", s));   // as in-process test servers in dev mode
         for (String s : settings) cmd.addAll(List.of("--set", s));
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
