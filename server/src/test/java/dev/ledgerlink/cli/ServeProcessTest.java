@@ -3,8 +3,10 @@ package dev.ledgerlink.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ledgerlink.testing.ChildJvm;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestHttp;
+import dev.ledgerlink.testing.TestServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -90,10 +92,10 @@ class ServeProcessTest {
     private record Serving(Process process, BlockingQueue<String> stdout, BlockingQueue<String> stderr, String base) {}
 
     private Serving serve(TestDatabases.TestDb db, String... more) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "serve", "--dev", "--port", "0", "--db", db.url(),
+        List<String> cmd = new ArrayList<>(ChildJvm.command(List.of(), Main.class.getName()));
+        cmd.addAll(List.of("serve", "--dev", "--port", "0", "--db", db.url(),
                 "--set", "db.user=" + db.user(), "--set", "secrets.key-file=" + dir.resolve("key")));
+        for (String s : TestServer.CHEAP_ARGON2_SETTINGS) cmd.addAll(List.of("--set", s));   // as in-process test servers in dev mode
         cmd.addAll(List.of(more));
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).start();
         BlockingQueue<String> stderr = drain(p.getErrorStream());

@@ -1,6 +1,8 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.testing.ChildJvm;
 import dev.ledgerlink.testing.TestDatabases;
+import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -20,13 +22,12 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     public static ServerProcess start(TestDatabases.TestDb db, String secretsKey, Path log, String... settings) {
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                "-cp", System.getProperty("java.class.path"), "dev.ledgerlink.cli.Main", "serve",
-                "--port", "0", "--db", db.url(), "--set", "secrets.key=" + secretsKey,
+        List<String> cmd = new ArrayList<>(ChildJvm.command(List.of("-Xmx256m"), "dev.ledgerlink.cli.Main"));
+        cmd.addAll(List.of("serve", "--port", "0", "--db", db.url(), "--set", "secrets.key=" + secretsKey,
                 "--set", "events.operator-key=unused-in-this-test",
                 "--set", "dev=true"));   // receivers are on loopback, which only dev mode may call
         if (!db.user().isEmpty()) cmd.addAll(List.of("--set", "db.user=" + db.user()));
+        for (String s : TestServer.CHEAP_ARGON2_SETTINGS) cmd.addAll(List.of("--set", s));   // as in-process test servers in dev mode
         for (String s : settings) cmd.addAll(List.of("--set", s));
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();

@@ -20,6 +20,13 @@ import java.util.function.UnaryOperator;
 public final class TestServer implements AutoCloseable {
     /** The Argon2id memory cost of test servers in development mode (see {@link #cheapPasswordsInDevMode}). */
     public static final String CHEAP_ARGON2_MEMORY_KIB = "64";
+    /**
+     * The same cheap Argon2id cost as {@code --set} values, for a development-mode server a test
+     * starts in a process of its own ({@link ChildJvm}): the demo user of {@code serve --dev}, and the
+     * dummy hash every server makes at start, cost a 19 MiB two-pass hash each otherwise.
+     */
+    public static final java.util.List<String> CHEAP_ARGON2_SETTINGS = java.util.List.of(
+            Setting.PASSWORD_HASH_MEMORY_KIB.key() + "=" + CHEAP_ARGON2_MEMORY_KIB, Setting.PASSWORD_HASH_ITERATIONS.key() + "=1");
     public final MutableClock clock = new MutableClock();
     public final LedgerlinkServer server;
     public final TestHttp http;
