@@ -52,6 +52,7 @@ public final class DeliveryEngine implements AutoCloseable {
     private final DeliveryMetrics metrics;
     private final DeliverySender sender;
     private final ResultRecorder recorder;
+    private final DispatcherWatchdog watchdog;
     private final ExecutorService sends = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore slots;
     private final Semaphore wakeups = new Semaphore(0);
@@ -79,12 +80,18 @@ public final class DeliveryEngine implements AutoCloseable {
         this.slots = new Semaphore(concurrency);
         this.sender = new DeliverySender(config.timeout(), config.guardTargets(), clock);
         this.recorder = new ResultRecorder(database.jdbi(), clock, schedule, config.failures(), metrics, notices, audit);
+        this.watchdog = new DispatcherWatchdog(config.lease(), registry);
         this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().start(this::dispatchLoop);
     }
 
     /** What the engine is told by the settings. */
     public record Config(RetrySchedule schedule, DeliveryFailures failures, Duration timeout, Duration lease,
                          Duration pollInterval, int concurrency, int perCallbackConcurrency, boolean guardTargets, String userAgent) {}
+
+    /** How long the dispatcher has been stuck in one claim pass, when it is (DispatcherWatchdog). */
+    public java.util.Optional<Duration> stalled() {
+        return watchdog.stalled();
+    }
 
     /** New work was committed by this process: claim now instead of at the next poll. */
     public void wake() {
@@ -96,7 +103,14 @@ public final class DeliveryEngine implements AutoCloseable {
             try {
                 int claimed = 0;
                 int free = slots.availablePermits();
-                if (free > 0) claimed = claimAndStart(Math.min(free, MAX_BATCH));
+                if (free > 0) {
+                    watchdog.passStarted();
+                    try {
+                        claimed = claimAndStart(Math.min(free, MAX_BATCH));
+                    } finally {
+                        watchdog.passEnded();
+                    }
+                }
                 refreshQueueDepth();
                 // A full batch means more is probably due: go again at once. Otherwise wait for a
                 // local publish, a freed slot, or the poll interval (work of other processes).
@@ -248,5 +262,6 @@ public final class DeliveryEngine implements AutoCloseable {
         }
         recorder.close();
         sender.close();
+        watchdog.close();
     }
 }

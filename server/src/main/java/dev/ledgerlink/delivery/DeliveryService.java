@@ -23,6 +23,7 @@ public final class DeliveryService {
     private final Clock clock;
     private final Recovery recovery;
     private volatile Runnable wake = () -> {};
+    private volatile java.util.function.Supplier<java.util.Optional<java.time.Duration>> stalled = java.util.Optional::empty;
 
     public DeliveryService(Jdbi jdbi, Clock clock, Recovery recovery) {
         this.jdbi = jdbi;
@@ -33,6 +34,16 @@ public final class DeliveryService {
     /** Called by the engine of this process so new work starts without waiting for a poll. */
     public void onEnqueued(Runnable wake) {
         this.wake = wake;
+    }
+
+    /** Called by the engine of this process so health checks see a dispatcher that is stuck. */
+    public void onStallCheck(java.util.function.Supplier<java.util.Optional<java.time.Duration>> stalled) {
+        this.stalled = stalled;
+    }
+
+    /** How long this process's delivery dispatcher has been stuck in one claim pass, when it is. */
+    public java.util.Optional<java.time.Duration> dispatcherStalled() {
+        return stalled.get();
     }
 
     /** Tells this process's engine that work was just committed. */

@@ -1,5 +1,6 @@
 package dev.ledgerlink.web;
 
+import dev.ledgerlink.delivery.DeliveryService;
 import dev.ledgerlink.store.Database;
 import io.javalin.http.Context;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -9,21 +10,33 @@ import java.util.Map;
 final class HealthHandlers {
     private final Database database;
     private final PrometheusMeterRegistry metrics;
+    private final DeliveryService deliveries;
 
-    HealthHandlers(Database database, PrometheusMeterRegistry metrics) {
+    HealthHandlers(Database database, PrometheusMeterRegistry metrics, DeliveryService deliveries) {
         this.database = database;
         this.metrics = metrics;
+        this.deliveries = deliveries;
     }
 
     /** /healthz, /readyz and /metrics: on the API port, or on the management port when it is on. */
     static void register(io.javalin.config.RoutesConfig r, dev.ledgerlink.Services s) {
-        var health = new HealthHandlers(s.database(), s.metrics());
+        var health = new HealthHandlers(s.database(), s.metrics(), s.deliveries());
         r.get("/healthz", health::alive);
         r.get("/readyz", health::ready);
         r.get("/metrics", health::prometheus);
     }
 
+    /**
+     * Alive unless the delivery dispatcher is stuck in one claim pass (DispatcherWatchdog): then only a
+     * restart helps. A database that is down is not this: /readyz says that, and a restart would not help.
+     */
     void alive(Context ctx) {
+        var stalled = deliveries.dispatcherStalled();
+        if (stalled.isPresent()) {
+            ctx.status(503).json(Map.of("status", "stalled",
+                    "delivery_dispatcher", "stuck in one claim pass for " + stalled.get().toSeconds() + " s"));
+            return;
+        }
         ctx.json(Map.of("status", "ok"));
     }
 

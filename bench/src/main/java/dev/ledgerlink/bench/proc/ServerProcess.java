@@ -24,7 +24,10 @@ public final class ServerProcess implements AutoCloseable {
      * The ./ledgerlink launcher's default JVM options for serve (keep in step with the launcher);
      * LEDGERLINK_JAVA_OPTS overrides both. The class-data-sharing archive sits beside the jar.
      */
-    public static final String DEFAULT_JAVA_OPTS = "-XX:+UseSerialGC -Xss512k -Xmx128m";
+    public static final String DEFAULT_JAVA_OPTS = "-XX:+UseSerialGC -Xss512k -Xms32m -Xmx128m"
+            + (Runtime.version().feature() >= 22 ? " -XX:TrimNativeHeapInterval=2000" : "");
+    /** The launcher's malloc setting (it exports MALLOC_ARENA_MAX=2 unless set). */
+    static final String MALLOC_ARENA_MAX = "2";
 
     /** The launcher's class-data-sharing options, for a server started from the jar (archive beside it). */
     static List<String> cdsOptions(Path jar) {
@@ -87,6 +90,7 @@ public final class ServerProcess implements AutoCloseable {
         Path log = Files.createTempFile(logDir, "server-", ".log");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().remove("LEDGERLINK_CONFIG");
+        pb.environment().putIfAbsent("MALLOC_ARENA_MAX", MALLOC_ARENA_MAX);
         long t0 = System.nanoTime();
         Process p = pb.start();
         long deadline = t0 + READY_LIMIT.toNanos();

@@ -1,0 +1,54 @@
+package dev.ledgerlink.delivery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.testing.TestDatabases;
+import dev.ledgerlink.testing.TestHttp;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A dispatcher stuck in one claim pass is noticed ({@link DispatcherWatchdog}). The stuck pass is a
+ * real one: a server process on the H2 file a crash test once left (store/h2-stuck-row.mv.db), whose
+ * header says it was closed cleanly, so nothing rebuilds it, and whose pending delivery 306 no UPDATE
+ * can take. Runs in the H2 pass only (server/pom.xml).
+ */
+class DispatcherWatchdogTest {
+    @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.ON_SUCCESS)   // the server's log stays for a failure
+    Path dir;
+
+    @Test
+    void aClaimPassThatNeverReturnsTurnsHealthzTo503AndIsLoggedOnce() throws Exception {
+        try (InputStream in = getClass().getResourceAsStream("/dev/ledgerlink/store/h2-stuck-row.mv.db")) {
+            Files.copy(in, dir.resolve("stuck.mv.db"));
+        }
+        var db = new TestDatabases.TestDb("jdbc:h2:file:" + dir.resolve("stuck"), "", "");
+        Path log = dir.resolve("server.log");
+        // lease 3 s: the watchdog's limit is the lease plus 30 s
+        ServerProcess server = ServerProcess.start(db, SecretBox.newKeyBase64(), log,
+                "delivery.lease=PT3S", "delivery.timeout=PT1S", "delivery.poll-interval=PT0.2S");
+        try {
+            TestHttp http = new TestHttp(server.awaitBaseUrl());
+            assertEquals(200, http.get("/healthz").status(), "alive before the limit");
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(90).toNanos();
+            TestHttp.Response health;
+            do {
+                Thread.sleep(1_000);
+                health = http.get("/healthz");
+            } while (health.status() == 200 && System.nanoTime() < deadline);
+            assertEquals(503, health.status(), "the dispatcher never stalled, or nobody noticed: " + Files.readString(log));
+            assertTrue(health.body().contains("\"status\":\"stalled\"") && health.body().contains("claim pass"), health.body());
+            assertTrue(http.get("/metrics").body().contains("ledgerlink_delivery_dispatcher_stalled 1.0"), "the gauge shows it");
+            Thread.sleep(6_000);   // a check or more later: still one error line for the one stuck pass
+            String text = Files.readString(log);
+            assertEquals(1, text.split("the delivery dispatcher has been in one claim pass", -1).length - 1, text);
+        } finally {
+            server.kill();
+        }
+    }
+}
