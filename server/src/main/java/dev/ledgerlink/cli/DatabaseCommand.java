@@ -6,12 +6,7 @@ import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.store.H2CrashRepair;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 @Command(name = "db", mixinStandardHelpOptions = true, description = "Maintenance of the database itself.",
         subcommands = DatabaseCommand.Rebuild.class)
@@ -21,16 +16,7 @@ final class DatabaseCommand {
             description = "Rebuild the embedded H2 database from its committed rows (SCRIPT, then RUNSCRIPT into a new file), "
                     + "keeping the file as it was beside it. A server does this by itself when it starts on a file that was not "
                     + "closed cleanly; this is for a file damaged before that (docs/operations.md). The server must be stopped.")
-    static final class Rebuild implements Callable<Integer> {
-        @Mixin
-        StoreOptions store;
-
-        @Option(names = "--json", description = "Print exactly one JSON object on stdout.")
-        boolean json;
-
-        @Spec
-        CommandSpec spec;
-
+    static final class Rebuild extends StoreCommand {
         @Override
         public Integer call() {
             Settings settings = store.settingsBuilder().build();
@@ -44,7 +30,7 @@ final class DatabaseCommand {
             result.put("database", r.database().toString());
             result.put("kept_as", r.keptAs().toString());
             result.put("took_ms", r.took().toMillis());
-            Output.print(spec, json, result, "rebuilt " + r.database() + " in " + r.took().toMillis() + " ms; the file as it was is kept as " + r.keptAs());
+            print(result, "rebuilt " + r.database() + " in " + r.took().toMillis() + " ms; the file as it was is kept as " + r.keptAs());
             return 0;
         }
     }

@@ -24,7 +24,8 @@ public record RetentionRule(String name, String table, String where, Duration ke
         return "delete from " + table + " where id in (<ids>) and (" + where + ")";
     }
 
-    String countSql() {
-        return "select count(*) from " + table + " where " + where;
+    /** Every due row at once: only for the dry run, which rolls it back. */
+    String deleteAllSql() {
+        return "delete from " + table + " where " + where;
     }
 }

@@ -76,19 +76,34 @@ public final class RetentionSweeper {
         }
     }
 
-    /** What a pass would remove now, counted without removing anything (no lease needed). */
+    /**
+     * What a pass would remove now, and nothing removed: the pass's rules run in one transaction that
+     * is rolled back, so rows that become removable only once others are gone (an event after its
+     * deliveries, a grant after its tokens) are counted as a pass would remove them. Needs no lease
+     * (nothing is kept); holds the row locks of what it counts until the rollback.
+     */
     public Report dryRun() {
         Instant now = DbTime.now(clock);
         Map<String, Long> counts = new LinkedHashMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
-        for (RetentionRule rule : rules) {
+        jdbi.useHandle(h -> {
+            h.begin();
             try {
-                counts.put(rule.name(), jdbi.withHandle(h -> h.createQuery(rule.countSql())
-                        .bind("cutoff", rule.cutoff(now)).mapTo(Long.class).one()));
-            } catch (RuntimeException e) {
-                errors.put(rule.name(), e.getMessage());
+                for (RetentionRule rule : rules) {
+                    // a rule that fails is undone alone (PostgreSQL would refuse every later statement otherwise)
+                    h.savepoint("rule");
+                    try {
+                        counts.put(rule.name(), (long) h.createUpdate(rule.deleteAllSql()).bind("cutoff", rule.cutoff(now)).execute());
+                        h.release("rule");
+                    } catch (RuntimeException e) {
+                        h.rollbackToSavepoint("rule");
+                        errors.put(rule.name(), e.getMessage());
+                    }
+                }
+            } finally {
+                h.rollback();
             }
-        }
+        });
         return new Report(true, now, counts, errors);
     }
 

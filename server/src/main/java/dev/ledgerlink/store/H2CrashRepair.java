@@ -85,7 +85,16 @@ public final class H2CrashRepair {
     static synchronized Optional<Rebuilt> afterUncleanShutdown(String url, String user, String password) {
         Optional<Path> file = JdbcUrls.h2DataFile(url).filter(Files::isRegularFile);
         if (file.isEmpty() || OPEN_HERE.containsKey(file.get()) || closedCleanly(file.get())) return Optional.empty();
-        Optional<Rebuilt> rebuilt = rebuildUnlessOpen(url, user, password, file.get());
+        Optional<Rebuilt> rebuilt;
+        try {
+            rebuilt = rebuildUnlessOpen(url, user, password, file.get());
+        } catch (RuntimeException e) {
+            // A repair that cannot be made (a full disk, say) must not keep the service down: the file
+            // is opened as it is, and a row the crash damaged would show as a stalled dispatcher.
+            LOG.error("the H2 database {} was not closed cleanly and could not be rebuilt ({}); opening it as it is: "
+                    + "if deliveries stall, stop the server and run 'ledgerlink db rebuild' (docs/operations.md)", file.get(), e.toString());
+            return Optional.empty();
+        }
         rebuilt.ifPresent(r -> LOG.warn("the H2 database {} was not closed cleanly (the last process using it crashed or was "
                 + "killed); rebuilt it from its committed rows in {} ms; the file as it was is kept as {}",
                 r.database(), r.took().toMillis(), r.keptAs()));
@@ -146,15 +155,20 @@ public final class H2CrashRepair {
             Files.move(rebuilt, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             return Optional.of(new Rebuilt(file, kept, Duration.ofNanos(System.nanoTime() - started)));
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot rebuild the H2 database " + file + " after an unclean shutdown: " + e.getMessage(), e);
+            throw new IllegalStateException("cannot rebuild the H2 database " + file + ": " + e.getMessage(), e);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot rebuild the H2 database " + file + " after an unclean shutdown", e);
+            throw new UncheckedIOException("cannot rebuild the H2 database " + file, e);
         } finally {
-            try {
-                Files.deleteIfExists(script);
-            } catch (IOException e) {
-                LOG.warn("could not delete {}: {}", script, e.toString());
-            }
+            deleteQuietly(script);
+            deleteQuietly(rebuilt);   // still there only when the rebuild did not finish
+        }
+    }
+
+    private static void deleteQuietly(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            LOG.warn("could not delete {}: {}", path, e.toString());
         }
     }
 

@@ -93,6 +93,7 @@ class RetentionTest {
             assertEquals(2, would.get("deliveries").asLong(), "the notification and the verification request: " + dry.out());
             assertEquals(2, would.get("delivery_attempts").asLong(), dry.out());
             assertEquals(1, would.get("refresh_tokens").asLong(), dry.out());
+            assertEquals(1, would.get("events").asLong(), "counted as the pass removes it, once its delivery is gone: " + dry.out());
             assertEquals(2, count(server, "oauth_refresh_tokens"), "a dry run removes nothing");
             assertEquals(2, count(server, "deliveries"));
             assertTrue(cli.run(with("janitor", "--dry-run")).out().contains("would remove"));
@@ -105,6 +106,7 @@ class RetentionTest {
             assertEquals(1, removed.get("events").asLong(), "its event goes in the same pass, once the delivery is gone: " + run.out());
             assertEquals(1, removed.get("refresh_tokens").asLong(), run.out());
             assertEquals(0, count(server, "deliveries"));
+            assertEquals(would, removed, "the dry run said what the pass then removed");
             assertEquals(200, OAuthFlows.refresh(server, f, live.get("refresh_token").asText()).status(), "the live refresh token is kept");
         }
     }

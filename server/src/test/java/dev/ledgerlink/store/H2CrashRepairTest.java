@@ -103,6 +103,25 @@ class H2CrashRepairTest {
     }
 
     @Test
+    void aRebuildThatCannotBeMadeLeavesTheFileAsItWasAndTheDatabaseOpens(@TempDir Path dir) throws Exception {
+        String url = JdbcUrls.normalize("jdbc:h2:file:" + dir.resolve("crashed"));
+        Child writer = Child.start(WriterMain.class, url);
+        writer.awaitCommits(100);
+        writer.process().destroyForcibly().waitFor();
+        List<Long> committed = writer.committed();
+        // Where the script would go, a directory that cannot be replaced: the rebuild fails at its first step.
+        Files.createDirectories(dir.resolve("crashed.rebuild.sql").resolve("in-the-way"));
+        byte[] before = Files.readAllBytes(dir.resolve("crashed.mv.db"));
+
+        assertTrue(H2CrashRepair.afterUncleanShutdown(url, "sa", "").isEmpty(), "no rebuild was made");
+        assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(dir.resolve("crashed.mv.db"))), "the file is untouched");
+        assertFalse(Files.exists(dir.resolve("crashed.rebuild.mv.db")));
+        try (Connection c = DriverManager.getConnection(url, "sa", "")) {
+            assertTrue(ids(c).containsAll(committed), "opened as it is, with its committed rows");
+        }
+    }
+
+    @Test
     void aFileAnotherProcessHasOpenIsLeftAlone(@TempDir Path dir) throws Exception {
         String url = JdbcUrls.normalize("jdbc:h2:file:" + dir.resolve("live"));
         Child writer = Child.start(WriterMain.class, url);
