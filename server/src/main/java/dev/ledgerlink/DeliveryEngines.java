@@ -20,6 +20,7 @@ final class DeliveryEngines {
                 new FailureRuns(new DisablePolicy(d.disableAfter())),
                 d.timeout(),
                 d.lease(),
+                d.stallMargin(),
                 d.pollInterval(),
                 d.concurrency(),
                 d.perCallbackConcurrency(),

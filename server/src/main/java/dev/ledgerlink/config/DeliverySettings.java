@@ -9,16 +9,18 @@ import java.util.List;
  * flight or a per-callback limit that no total allows.
  */
 public record DeliverySettings(List<Duration> retrySchedule, Duration timeout, Duration disableAfter, int concurrency,
-                               int perCallbackConcurrency, Duration pollInterval, Duration lease) {
+                               int perCallbackConcurrency, Duration pollInterval, Duration lease, Duration stallMargin) {
 
     /** Time a worker is allowed, after an attempt's timeout, to record its outcome before the lease must still hold. */
     public static final Duration WRITE_BACK = Duration.ofSeconds(1);
+    /** The longest a claim pass waits for a database connection (store.Database's pool timeout). */
+    static final Duration CONNECTION_WAIT = Duration.ofSeconds(10);
 
     public static DeliverySettings from(Settings s) {
         var d = new DeliverySettings(s.durations(Setting.DELIVERY_RETRY_SCHEDULE), s.duration(Setting.DELIVERY_TIMEOUT),
                 s.duration(Setting.DELIVERY_DISABLE_AFTER), s.integer(Setting.DELIVERY_CONCURRENCY),
                 s.integer(Setting.DELIVERY_PER_CALLBACK_CONCURRENCY), s.duration(Setting.DELIVERY_POLL_INTERVAL),
-                s.duration(Setting.DELIVERY_LEASE));
+                s.duration(Setting.DELIVERY_LEASE), s.duration(Setting.DELIVERY_STALL_MARGIN));
         d.check();
         return d;
     }
@@ -32,6 +34,11 @@ public record DeliverySettings(List<Duration> retrySchedule, Duration timeout, D
         if (perCallbackConcurrency > concurrency) {
             throw invalid(Setting.DELIVERY_PER_CALLBACK_CONCURRENCY, "(" + perCallbackConcurrency + ") must not exceed "
                     + Setting.DELIVERY_CONCURRENCY.key() + " (" + concurrency + ")");
+        }
+        if (lease.plus(stallMargin).compareTo(CONNECTION_WAIT) <= 0) {
+            throw invalid(Setting.DELIVERY_STALL_MARGIN, "(" + stallMargin + ") plus " + Setting.DELIVERY_LEASE.key() + " (" + lease
+                    + ") must be longer than " + CONNECTION_WAIT.toSeconds() + " s, the longest a claim waits for a database connection, "
+                    + "or a database outage would count as a stuck dispatcher");
         }
         if (lease.compareTo(timeout.plus(WRITE_BACK)) <= 0) {
             throw invalid(Setting.DELIVERY_LEASE, "(" + lease + ") must be longer than " + Setting.DELIVERY_TIMEOUT.key() + " ("

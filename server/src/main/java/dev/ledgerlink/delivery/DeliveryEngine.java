@@ -80,12 +80,12 @@ public final class DeliveryEngine implements AutoCloseable {
         this.slots = new Semaphore(concurrency);
         this.sender = new DeliverySender(config.timeout(), config.guardTargets(), clock);
         this.recorder = new ResultRecorder(database.jdbi(), clock, schedule, config.failures(), metrics, notices, audit);
-        this.watchdog = new DispatcherWatchdog(config.lease(), registry);
+        this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
         this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().start(this::dispatchLoop);
     }
 
     /** What the engine is told by the settings. */
-    public record Config(RetrySchedule schedule, DeliveryFailures failures, Duration timeout, Duration lease,
+    public record Config(RetrySchedule schedule, DeliveryFailures failures, Duration timeout, Duration lease, Duration stallMargin,
                          Duration pollInterval, int concurrency, int perCallbackConcurrency, boolean guardTargets, String userAgent) {}
 
     /** How long the dispatcher has been stuck in one claim pass, when it is (DispatcherWatchdog). */

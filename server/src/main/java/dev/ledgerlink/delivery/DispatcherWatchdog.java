@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Notices a claim pass of the delivery dispatcher that never returns. A pass waits at most the pool's
  * connection timeout for a connection and then runs a few short statements; one that has run for
- * longer than the lease plus 30 s is stuck: H2's endless spin on a row damaged by a crash
+ * longer than the lease plus {@code delivery.stall-margin} (30 s) is stuck: H2's endless spin on a row damaged by a crash
  * (docs/operations.md, "Durability and failure"), or a PostgreSQL connection whose network vanished
  * without a reset, which the driver waits on for ever. Nothing is claimed while it lasts, so no
  * delivery is sent. The watchdog says so once as an error, shows it as the gauge
@@ -19,7 +19,6 @@ import org.slf4j.LoggerFactory;
  */
 final class DispatcherWatchdog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DispatcherWatchdog.class);
-    private static final Duration MARGIN = Duration.ofSeconds(30);
     private static final Duration CHECK_EVERY = Duration.ofSeconds(5);
 
     private final Duration limit;
@@ -29,10 +28,11 @@ final class DispatcherWatchdog implements AutoCloseable {
     private volatile boolean inPass;
     private volatile boolean running = true;
 
-    DispatcherWatchdog(Duration lease, MeterRegistry registry) {
-        this.limit = lease.plus(MARGIN);
+    /** {@code limit}: the lease plus the stall margin (config.DeliverySettings checks it exceeds the connection wait). */
+    DispatcherWatchdog(Duration limit, MeterRegistry registry) {
+        this.limit = limit;
         Gauge.builder("ledgerlink.delivery.dispatcher.stalled", this, w -> w.stalled().isPresent() ? 1 : 0)
-                .description("1 while a claim pass of the delivery dispatcher has run longer than the lease plus 30 s").register(registry);
+                .description("1 while a claim pass of the delivery dispatcher has run longer than the lease plus delivery.stall-margin").register(registry);
         this.thread = Thread.ofVirtual().name("delivery-watchdog").start(this::watch);
     }
 
@@ -64,7 +64,7 @@ final class DispatcherWatchdog implements AutoCloseable {
             Optional<Duration> stuck = stalled();
             if (stuck.isPresent() && pass != reportedPass) {
                 reportedPass = pass;
-                LOG.error("the delivery dispatcher has been in one claim pass for {} s (the limit is the lease plus 30 s, {} s): "
+                LOG.error("the delivery dispatcher has been in one claim pass for {} s (the limit is the lease plus delivery.stall-margin, {} s): "
                         + "no delivery is claimed or sent until it returns; /healthz answers 503 so that a supervisor restarts "
                         + "this process (docs/operations.md, \"Durability and failure\")", stuck.get().toSeconds(), limit.toSeconds());
             }

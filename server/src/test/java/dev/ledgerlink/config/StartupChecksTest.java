@@ -53,6 +53,17 @@ class StartupChecksTest {
     }
 
     @Test
+    void aStallLimitADatabaseOutageCouldReachIsRefused() {
+        Settings s = Settings.builder().set(Setting.DELIVERY_TIMEOUT, "PT1S").set(Setting.DELIVERY_LEASE, "PT3S")
+                .set(Setting.DELIVERY_STALL_MARGIN, "PT7S").build();
+        String message = assertThrows(ConfigurationException.class, () -> StartupChecks.check(s)).getMessage();
+        assertTrue(message.startsWith("delivery.stall-margin (PT7S) plus delivery.lease (PT3S) must be longer than 10 s"), message);
+        assertTrue(refusal(Setting.DELIVERY_STALL_MARGIN, "PT0S").startsWith("delivery.stall-margin"));
+        StartupChecks.check(Settings.builder().set(Setting.DELIVERY_TIMEOUT, "PT1S").set(Setting.DELIVERY_LEASE, "PT3S")
+                .set(Setting.DELIVERY_STALL_MARGIN, "PT8S").build());
+    }
+
+    @Test
     void aPasswordHashCostBelowOwaspsMinimumIsRefusedOutsideDevelopmentMode() {
         assertTrue(refusal(Setting.PASSWORD_HASH_MEMORY_KIB, "19455").startsWith("secrets.argon2-memory-kib must be at least 19456"));
         assertTrue(refusal(Setting.PASSWORD_HASH_ITERATIONS, "1").startsWith("secrets.argon2-iterations must be at least 2"));

@@ -29,9 +29,9 @@ class DispatcherWatchdogTest {
         }
         var db = new TestDatabases.TestDb("jdbc:h2:file:" + dir.resolve("stuck"), "", "");
         Path log = dir.resolve("server.log");
-        // lease 3 s: the watchdog's limit is the lease plus 30 s
+        // the watchdog's limit: the lease plus the stall margin, 3 + 8 s
         ServerProcess server = ServerProcess.start(db, SecretBox.newKeyBase64(), log,
-                "delivery.lease=PT3S", "delivery.timeout=PT1S", "delivery.poll-interval=PT0.2S");
+                "delivery.lease=PT3S", "delivery.stall-margin=PT8S", "delivery.timeout=PT1S", "delivery.poll-interval=PT0.2S");
         try {
             TestHttp http = new TestHttp(server.awaitBaseUrl());
             assertEquals(200, http.get("/healthz").status(), "alive before the limit");
