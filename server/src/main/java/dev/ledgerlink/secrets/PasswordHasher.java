@@ -15,15 +15,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * a wrong password.
  */
 public final class PasswordHasher {
-    /** One dummy hash per cost, made once: computing it costs as much as a login. */
+    /**
+     * One dummy hash per cost, made at the first login of an unknown user (computing it costs as much
+     * as a login, which a server start or a CLI command that checks no password need not pay).
+     */
     private static final Map<String, String> DUMMY_HASHES = new ConcurrentHashMap<>();
 
     private final Argon2Function argon2id;
-    private final String dummyHash;
+    private final String cost;
 
     public PasswordHasher(int memoryKib, int iterations) {
         this.argon2id = Argon2Function.getInstance(memoryKib, iterations, 1, 32, Argon2.ID);
-        this.dummyHash = DUMMY_HASHES.computeIfAbsent(memoryKib + "/" + iterations, k -> hash(argon2id, "dummy password that nobody has"));
+        this.cost = memoryKib + "/" + iterations;
     }
 
     public String hash(String password) {
@@ -35,7 +38,8 @@ public final class PasswordHasher {
     }
 
     public boolean verify(String password, String storedHash) {
-        String hash = storedHash == null ? dummyHash : storedHash;
+        String hash = storedHash != null ? storedHash
+                : DUMMY_HASHES.computeIfAbsent(cost, k -> hash(argon2id, "dummy password that nobody has"));
         boolean ok;
         try {
             ok = Password.check(password, hash).with(Argon2Function.getInstanceFromHash(hash));
