@@ -26,7 +26,6 @@ final class DispatcherWatchdog implements AutoCloseable {
     /** System.nanoTime() when the current pass started; meaningful while {@link #inPass}. */
     private volatile long passStarted;
     private volatile boolean inPass;
-    private volatile boolean running = true;
 
     /** {@code limit}: the lease plus the stall margin (config.DeliverySettings checks it exceeds the connection wait). */
     DispatcherWatchdog(Duration limit, MeterRegistry registry) {
@@ -54,11 +53,11 @@ final class DispatcherWatchdog implements AutoCloseable {
 
     private void watch() {
         long reportedPass = -1;
-        while (running) {
+        while (true) {
             try {
                 Thread.sleep(CHECK_EVERY);
             } catch (InterruptedException e) {
-                return;
+                return;   // close()
             }
             long pass = passStarted;
             Optional<Duration> stuck = stalled();
@@ -73,7 +72,6 @@ final class DispatcherWatchdog implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
         thread.interrupt();
     }
 }

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * transaction that no longer exists (H2 issue #2080). Reading the row works; any UPDATE of it spins
  * forever inside H2 ({@code TransactionMap.set}: no lock timeout, and neither a query timeout nor an
  * interrupt stops it), so the delivery claim that reaches such a row never returns and deliveries
- * stall. {@code scripts/h2-crash-check.d/evidence} keeps a database left that way by a crash test.
+ * stall. The test resource {@code dev/ledgerlink/store/h2-stuck-row.mv.db} is a database a crash
+ * test left that way.
  *
  * <p>Rebuilding the database from what a fresh session reads ({@code SCRIPT}, then {@code RUNSCRIPT}
  * into a new file) keeps every committed row, the identity counters and the schema history, and no
@@ -43,7 +44,6 @@ public final class H2CrashRepair {
     private static final Logger LOG = LoggerFactory.getLogger(H2CrashRepair.class);
     /** H2's ErrorCode.DATABASE_ALREADY_OPEN_1: another process holds the file. */
     private static final int DATABASE_ALREADY_OPEN = 90020;
-    private static final String DATA_SUFFIX = ".mv.db";
 
     /** A rebuild: the database file, where the file as it was is kept, and how long it took. */
     public record Rebuilt(Path database, Path keptAs, Duration took) {}
@@ -131,10 +131,10 @@ public final class H2CrashRepair {
     private static Optional<Rebuilt> rebuildUnlessOpen(String url, String user, String password, Path file) {
         long started = System.nanoTime();
         String name = file.getFileName().toString();
-        String base = name.substring(0, name.length() - DATA_SUFFIX.length());
+        String base = name.substring(0, name.length() - JdbcUrls.H2_DATA_SUFFIX.length());
         Path script = file.resolveSibling(base + ".rebuild.sql");
-        Path rebuilt = file.resolveSibling(base + ".rebuild" + DATA_SUFFIX);
-        Path kept = file.resolveSibling(base + ".before-rebuild" + DATA_SUFFIX);
+        Path rebuilt = file.resolveSibling(base + ".rebuild" + JdbcUrls.H2_DATA_SUFFIX);
+        Path kept = file.resolveSibling(base + ".before-rebuild" + JdbcUrls.H2_DATA_SUFFIX);
         try {
             Files.deleteIfExists(script);
             Files.deleteIfExists(rebuilt);

@@ -21,6 +21,9 @@ import java.util.Optional;
 public final class JdbcUrls {
     private JdbcUrls() {}
 
+    /** What H2 appends to a database name for its data file. */
+    static final String H2_DATA_SUFFIX = ".mv.db";
+
     public static Database.Dialect dialect(String url) {
         String u = url.toLowerCase(Locale.ROOT);
         if (u.startsWith("jdbc:h2:")) return Database.Dialect.H2;
@@ -68,7 +71,7 @@ public final class JdbcUrls {
         else if (lower.matches("^[a-z][a-z0-9]+:.*")) return Optional.empty(); // mem:, tcp:, zip:, split:, ...
         if (name.isBlank()) return Optional.empty();
         if (name.equals("~") || name.startsWith("~/")) name = System.getProperty("user.home") + name.substring(1);
-        return Optional.of(Path.of(name + ".mv.db").toAbsolutePath().normalize());
+        return Optional.of(Path.of(name + H2_DATA_SUFFIX).toAbsolutePath().normalize());
     }
 
     /**
@@ -77,7 +80,7 @@ public final class JdbcUrls {
      */
     static String h2Exclusive(String url, Path dataFile) {
         String file = dataFile.toString();
-        String base = file.substring(0, file.length() - ".mv.db".length());
+        String base = file.substring(0, file.length() - H2_DATA_SUFFIX.length());
         int semicolon = url.indexOf(';');
         String options = semicolon < 0 ? "" : url.substring(semicolon);
         options = options.replaceAll("(?i);AUTO_SERVER=[^;]*", "").replaceAll("(?i);AUTO_SERVER_PORT=[^;]*", "");
