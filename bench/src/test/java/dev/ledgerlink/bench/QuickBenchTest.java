@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,7 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
  * H2; the token scenario on PostgreSQL as well) and writes its JSON. Only that results were produced is checked, never a timing.
  * A figure may be "not measured" only because a feature is not merged on this build, never because
  * the harness broke.
+ *
+ * <p>The two runs go side by side (their servers are separate processes on free ports, and nothing is
+ * asserted of a figure's size): they are the last tests of the suite, and one after the other they
+ * left a core idle most of the time.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class QuickBenchTest {
 
     @Test
