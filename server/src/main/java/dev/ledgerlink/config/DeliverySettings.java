@@ -13,8 +13,11 @@ public record DeliverySettings(List<Duration> retrySchedule, Duration timeout, D
 
     /** Time a worker is allowed, after an attempt's timeout, to record its outcome before the lease must still hold. */
     public static final Duration WRITE_BACK = Duration.ofSeconds(1);
-    /** The longest a claim pass waits for a database connection (store.Database's pool timeout). */
-    static final Duration CONNECTION_WAIT = Duration.ofSeconds(10);
+    /**
+     * The longest anything waits for a database connection: store.Database's pool timeout, defined
+     * here because the stall margin's rule below depends on it (config may not import store).
+     */
+    public static final Duration CONNECTION_WAIT = Duration.ofSeconds(10);
 
     public static DeliverySettings from(Settings s) {
         var d = new DeliverySettings(s.durations(Setting.DELIVERY_RETRY_SCHEDULE), s.duration(Setting.DELIVERY_TIMEOUT),

@@ -2,6 +2,7 @@ package dev.ledgerlink.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.ledgerlink.config.DeliverySettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -50,8 +51,8 @@ public final class Database implements AutoCloseable {
         config.setMaximumPoolSize(poolSize);
         config.setMinimumIdle(Math.min(2, poolSize));
         config.setPoolName("ledgerlink");
-        config.setConnectionTimeout(10_000);
-        config.setInitializationFailTimeout(10_000);
+        config.setConnectionTimeout(DeliverySettings.CONNECTION_WAIT.toMillis());
+        config.setInitializationFailTimeout(DeliverySettings.CONNECTION_WAIT.toMillis());
         if (metrics != null) config.setMetricRegistry(metrics);
         HikariDataSource ds;
         try {
