@@ -151,7 +151,6 @@ public final class DeliveryEngine implements AutoCloseable {
         if (claimed.isEmpty()) return 0;
         Map<Long, String> codes = new HashMap<>();   // the SecretBox is opened once per callback per batch
         List<Long> overLimit = new ArrayList<>();
-        Map<Long, Integer> acceptedNow = new HashMap<>();
         for (ClaimedDelivery d : claimed) {
             AtomicInteger n = inFlightPerCallback.computeIfAbsent(d.callbackId(), k -> new AtomicInteger());
             if (n.get() >= perCallbackLimit) {
@@ -170,7 +169,6 @@ public final class DeliveryEngine implements AutoCloseable {
                 continue;
             }
             n.incrementAndGet();
-            acceptedNow.merge(d.callbackId(), 1, Integer::sum);
             slots.acquireUninterruptibly();
             sends.execute(() -> attempt(d, token, code));
         }
