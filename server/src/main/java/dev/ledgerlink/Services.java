@@ -78,7 +78,7 @@ public record Services(
                 accounts,
                 applications,
                 tokens,
-                OAuthServer.create(settings, clock, jdbi, database.dialect(), tokens, users, applications, notices, audit),
+                OAuthServer.create(settings, clock, jdbi, database.dialect(), database.groupCommit(), tokens, users, applications, notices, audit),
                 secretBox,
                 deliveries,
                 new EventPublisher(jdbi, clock, deliveries::fanOut, deliveries::enqueued),

@@ -7,6 +7,7 @@ import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.store.GroupCommit;
 import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
 
@@ -27,7 +28,7 @@ public record OAuthServer(
         Introspection introspection,
         Grants grants) {
 
-    public static OAuthServer create(Settings settings, Clock clock, Jdbi jdbi, Database.Dialect dialect, TokenService tokens,
+    public static OAuthServer create(Settings settings, Clock clock, Jdbi jdbi, Database.Dialect dialect, GroupCommit commits, TokenService tokens,
                                      UserService users, ApplicationService applications, OperatorNotices notices,
                                      AuditLog audit) {
         var throttle = new LoginThrottle(jdbi, clock, settings.integer(Setting.LOGIN_MAX_FAILURES), settings.duration(Setting.LOGIN_THROTTLE_WINDOW));
@@ -41,7 +42,7 @@ public record OAuthServer(
                 login,
                 new ClientAuthentication(applications),
                 new AuthorizationCodeGrant(jdbi, tokens, audit),
-                new RefreshTokenGrant(jdbi, dialect, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW), notices, audit),
+                new RefreshTokenGrant(jdbi, commits, dialect, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW), notices, audit),
                 new Revocation(jdbi, tokens),
                 new OperatorGrant(jdbi, users, applications, consents, tokens, audit),
                 new Introspection(jdbi, clock, applications),

@@ -8,6 +8,7 @@ import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.store.GroupCommit;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -26,6 +27,8 @@ import org.jdbi.v3.core.Jdbi;
  * application issued another: only the latest is live, see TokenService.issueForNewGrant); use it
  * once with a conditional UPDATE (exactly one of any number of racing requests sees a row count of
  * 1); mint the successor pair in the same grant. One transaction; a refusal writes nothing.
+ * Concurrent grants share the commit of that transaction (store/GroupCommit), each under its own
+ * savepoint, and each answered only once the shared commit is durable.
  *
  * <p>On PostgreSQL the common case, a live token of this client, takes one statement instead of a
  * transaction of four (HotTokenStore.ROTATE_REFRESH_TOKEN: use and mint as data-modifying CTEs, the
@@ -34,6 +37,7 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class RefreshTokenGrant {
     private final Jdbi jdbi;
+    private final GroupCommit commits;
     private final TokenService tokens;
     private final Duration replayWindow;
     private final OperatorNotices notices;
@@ -41,9 +45,10 @@ public final class RefreshTokenGrant {
     /** PostgreSQL: rotate a live token in one statement first. */
     private final boolean oneStatement;
 
-    public RefreshTokenGrant(Jdbi jdbi, Database.Dialect dialect, TokenService tokens, Duration replayWindow,
+    public RefreshTokenGrant(Jdbi jdbi, GroupCommit commits, Database.Dialect dialect, TokenService tokens, Duration replayWindow,
                              OperatorNotices notices, AuditLog audit) {
         this.jdbi = jdbi;
+        this.commits = commits;
         this.oneStatement = dialect == Database.Dialect.POSTGRESQL;
         this.tokens = tokens;
         this.replayWindow = replayWindow;
@@ -68,8 +73,10 @@ public final class RefreshTokenGrant {
             Optional<TokenPair> rotated = tokens.rotateInOneStatement(hash, client.id());
             if (rotated.isPresent()) return TokenResponse.of(rotated.get());
         }
-        // One transaction: read, the guard clauses (a refusal writes nothing), use, mint.
-        Optional<TokenPair> pair = jdbi.inTransaction(h -> {
+        // One transaction: read, the guard clauses (a refusal writes nothing), use, mint. Concurrent
+        // grants share its commit (store/GroupCommit), each under a savepoint of its own: on H2 a
+        // durable commit (one chunk written) was most of a grant's cost.
+        Optional<TokenPair> pair = commits.inTransaction(h -> {
             HotTokenStore store = new HotTokenStore(h);
             RefreshTokenRow token = store.refreshToken(hash)
                     .orElseThrow(() -> invalidGrant("refresh token is unknown"));

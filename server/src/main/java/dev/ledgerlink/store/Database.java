@@ -27,6 +27,7 @@ public final class Database implements AutoCloseable {
     private final HikariDataSource dataSource;
     private final Jdbi jdbi;
     private final Dialect dialect;
+    private final GroupCommit groupCommit;
     /** Runs after the pool closed: H2CrashRepair stops counting the file as open here. */
     private final Runnable onClose;
 
@@ -36,6 +37,7 @@ public final class Database implements AutoCloseable {
         this.dialect = dialect;
         this.jdbi = Jdbi.create(dataSource).installPlugin(new SqlObjectPlugin());
         TimeMapping.install(jdbi);
+        this.groupCommit = new GroupCommit(jdbi);
     }
 
     /** Opens the pool and brings the schema up to date. */
@@ -91,6 +93,9 @@ public final class Database implements AutoCloseable {
 
     public Dialect dialect() { return dialect; }
 
+    /** Transactions that share their commit with concurrent ones (the token grants: small, frequent, each a durable commit). */
+    public GroupCommit groupCommit() { return groupCommit; }
+
     public javax.sql.DataSource dataSource() { return dataSource; }
 
     /**
@@ -121,6 +126,7 @@ public final class Database implements AutoCloseable {
 
     @Override
     public void close() {
+        groupCommit.close();
         dataSource.close();
         onClose.run();
     }

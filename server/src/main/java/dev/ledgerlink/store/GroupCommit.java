@@ -1,0 +1,201 @@
+package dev.ledgerlink.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Group commit: short transactions submitted at the same moment by different requests share one
+ * commit, so the database makes one commit durable for the group (H2 writes one chunk, PostgreSQL
+ * flushes its WAL once) instead of one per request. With durable commits that flush is the cost of
+ * a small write transaction; under concurrent load it is paid once per group.
+ *
+ * <p>Each unit still succeeds or fails on its own: it runs under a savepoint of the shared
+ * transaction, and a unit that throws is rolled back to it while the others go on. The caller gets
+ * its result only once the shared transaction has committed, so an acknowledgement still means on
+ * disk. When the shared transaction fails (a commit refused, a connection lost, a deadlock with
+ * another process), nothing of the group is durable and every unit that had succeeded in it runs
+ * again in a transaction of its own, so one unit can never fail another. A unit that lost a conflict
+ * with another transaction inside the group (a deadlock, a lock wait, a key taken meanwhile) also
+ * runs again alone, after the group committed, as it would have run had it not been grouped.
+ *
+ * <p>Groups form on their own: while a group commits, the next requests queue, and the next group is
+ * whatever queued meanwhile. Nothing waits to fill a group: a lone request runs as a plain
+ * transaction, only handed to a writer thread. Two writers take groups, so a commit in progress never
+ * leaves the queue idle.
+ *
+ * <p>Used by the refresh grant (oauth/RefreshTokenGrant), where on H2 the durable commit, one chunk
+ * written per transaction, was a large share of a grant: in two pairs of runs of the token scenario
+ * (docs/BENCHMARKS.md) it raised refresh grants by about 9% and halved their p99 at 64 chains. Tried
+ * for publishing events too, where the delivery load is bound by other CPU, it made no measurable
+ * difference and is not used there.
+ *
+ * <p>A unit must be a whole transaction's work that may run twice when its first run was rolled
+ * back, and must not register after-commit callbacks on the handle (the shared handle would run them
+ * even for a unit rolled back to its savepoint): it returns what the caller acts on after commit.
+ */
+public final class GroupCommit implements AutoCloseable {
+    private static final int WRITERS = 2;
+    private static final int MAX_GROUP = 64;
+
+    /** One transaction's statements. */
+    @FunctionalInterface
+    public interface Work<T> {
+        T run(Handle h);
+    }
+
+    private final Jdbi jdbi;
+    private final LinkedBlockingQueue<Unit<?>> queue = new LinkedBlockingQueue<>();
+    private final List<Thread> writers = new ArrayList<>();
+    private final AtomicLong sharedCommits = new AtomicLong();
+    private boolean open = true;   // guarded by this
+
+    GroupCommit(Jdbi jdbi) {
+        this.jdbi = jdbi;
+    }
+
+    /** Runs {@code work} as one transaction, sharing its commit with whatever is submitted at the same moment. */
+    public <T> T inTransaction(Work<T> work) {
+        Unit<T> unit = new Unit<>(work);
+        synchronized (this) {
+            if (!open) return jdbi.inTransaction(work::run);   // the database is closing: alone, as before grouping
+            if (writers.isEmpty()) startWriters();
+            queue.add(unit);
+        }
+        return unit.await();
+    }
+
+    private void startWriters() {
+        for (int i = 0; i < WRITERS; i++) {
+            writers.add(Thread.ofPlatform().name("group-commit-" + i).daemon().start(this::writeLoop));
+        }
+    }
+
+    private void writeLoop() {
+        List<Unit<?>> group = new ArrayList<>();
+        while (true) {
+            Unit<?> first;
+            try {
+                first = queue.poll(1, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                first = queue.poll();
+            }
+            if (first == null) {
+                synchronized (this) {
+                    if (!open && queue.isEmpty()) return;
+                }
+                continue;
+            }
+            group.add(first);
+            queue.drainTo(group, MAX_GROUP - 1);
+            commit(group);
+            group.clear();
+        }
+    }
+
+    /** Runs a group in one transaction (a group of one as a plain transaction) and settles every unit. */
+    void commit(List<Unit<?>> group) {
+        if (group.size() == 1) {
+            group.getFirst().runAlone(jdbi);
+            return;
+        }
+        try {
+            jdbi.useTransaction(h -> {
+                for (int i = 0; i < group.size(); i++) group.get(i).runUnderSavepoint(h, "unit_" + i);
+            });
+        } catch (RuntimeException | Error e) {
+            for (Unit<?> u : group) {
+                if (u.failure == null || Deadlocks.isConflict(u.failure)) u.runAlone(jdbi);
+                else u.settle();
+            }
+            return;
+        }
+        sharedCommits.incrementAndGet();
+        for (Unit<?> u : group) {
+            if (u.failure != null && Deadlocks.isConflict(u.failure)) u.runAlone(jdbi);
+            else u.settle();
+        }
+    }
+
+    /** Units waiting for a writer (tests). */
+    int queued() {
+        return queue.size();
+    }
+
+    /** Transactions committed for a group of more than one unit (tests). */
+    long sharedCommits() {
+        return sharedCommits.get();
+    }
+
+    /** Stops taking work into groups once what is queued is committed; later work runs alone. */
+    @Override
+    public void close() {
+        List<Thread> started;
+        synchronized (this) {
+            open = false;
+            started = List.copyOf(writers);
+        }
+        for (Thread w : started) {
+            try {
+                w.join(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** A submitted transaction: its outcome inside the group, published to the caller once settled. */
+    private static final class Unit<T> {
+        private final Work<T> work;
+        private final CompletableFuture<T> done = new CompletableFuture<>();
+        private T result;
+        private Throwable failure;
+
+        Unit(Work<T> work) {
+            this.work = work;
+        }
+
+        void runUnderSavepoint(Handle h, String savepoint) {
+            h.savepoint(savepoint);
+            try {
+                result = work.run(h);
+                failure = null;
+            } catch (RuntimeException e) {
+                failure = e;
+                h.rollbackToSavepoint(savepoint);   // throws when the connection is gone: the whole group fails
+                return;
+            }
+            h.releaseSavepoint(savepoint);
+        }
+
+        void runAlone(Jdbi jdbi) {
+            try {
+                done.complete(jdbi.inTransaction(work::run));
+            } catch (RuntimeException | Error e) {
+                done.completeExceptionally(e);
+            }
+        }
+
+        void settle() {
+            if (failure == null) done.complete(result);
+            else done.completeExceptionally(failure);
+        }
+
+        T await() {
+            try {
+                return done.join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException r) throw r;
+                if (e.getCause() instanceof Error err) throw err;
+                throw e;
+            }
+        }
+    }
+}
