@@ -82,7 +82,9 @@ public final class GroupCommit implements AutoCloseable {
         while (true) {
             Unit<?> first;
             try {
-                first = queue.poll(1, TimeUnit.SECONDS);
+                // Bounded so a closing database waits at most this long for its idle writers
+                // (they are never interrupted: an interrupt in the middle of H2's file I/O closes its file).
+                first = queue.poll(100, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 first = queue.poll();
             }
