@@ -45,11 +45,9 @@ class GroupCommitTest {
 
     @Test
     void unitsQueuedWhileTheWritersAreBusyShareOneCommitAndAllAreDurable() throws Exception {
-        List<Future<Integer>> results = occupyBothWriters();
-        for (int i = 10; i < 30; i++) results.add(submit(insert(i)));
-        awaitQueued(20);
-        release.countDown();
-        for (Future<Integer> f : results) assertEquals(1, f.get(30, TimeUnit.SECONDS));
+        List<GroupCommit.Work<Integer>> units = new ArrayList<>();
+        for (int i = 10; i < 30; i++) units.add(insert(i));
+        for (Future<Integer> f : queuedBehindBusyWriters(units)) assertEquals(1, get(f));
 
         assertEquals(22, count());
         assertTrue(commits.sharedCommits() >= 1, "the 20 queued units were committed in groups");
@@ -57,61 +55,41 @@ class GroupCommitTest {
 
     @Test
     void aUnitThatThrowsIsRolledBackAloneAndItsCallerGetsTheException() throws Exception {
-        List<Future<Integer>> blockers = occupyBothWriters();
-        Future<Integer> before = submit(insert(10));
-        Future<Integer> failing = submit(h -> {
+        var r = queuedBehindBusyWriters(List.of(insert(10), h -> {
             insert(11).run(h);
             throw new IllegalStateException("this unit fails after its insert");
-        });
-        Future<Integer> after = submit(insert(12));
-        awaitQueued(3);
-        release.countDown();
-        for (Future<Integer> f : blockers) f.get(30, TimeUnit.SECONDS);
+        }, insert(12)));
 
-        assertEquals(1, before.get(30, TimeUnit.SECONDS));
-        assertEquals(1, after.get(30, TimeUnit.SECONDS));
-        var e = assertThrows(java.util.concurrent.ExecutionException.class, () -> failing.get(30, TimeUnit.SECONDS));
-        assertInstanceOf(IllegalStateException.class, e.getCause());
+        assertEquals(1, get(r.get(0)));
+        assertInstanceOf(IllegalStateException.class, failure(r.get(1)));
+        assertEquals(1, get(r.get(2)));
         assertEquals(List.of(1, 2, 10, 12), ids());
         assertTrue(commits.sharedCommits() >= 1);
     }
 
     @Test
     void aKeyTakenEarlierInTheSameGroupFailsOnlyThatUnitEvenWherePostgresAbortsTheStatement() throws Exception {
-        List<Future<Integer>> blockers = occupyBothWriters();
-        Future<Integer> first = submit(insert(10));
-        Future<Integer> duplicate = submit(insert(10));
-        Future<Integer> other = submit(insert(11));
-        awaitQueued(3);
-        release.countDown();
-        for (Future<Integer> f : blockers) f.get(30, TimeUnit.SECONDS);
+        var r = queuedBehindBusyWriters(List.of(insert(10), insert(10), insert(11)));
 
-        assertEquals(1, first.get(30, TimeUnit.SECONDS));
-        assertEquals(1, other.get(30, TimeUnit.SECONDS));
-        var e = assertThrows(java.util.concurrent.ExecutionException.class, () -> duplicate.get(30, TimeUnit.SECONDS));
-        assertTrue(Constraints.isUniqueViolation(e.getCause()), e.getCause().toString());
+        assertEquals(1, get(r.get(0)));
+        Throwable duplicate = failure(r.get(1));
+        assertTrue(Constraints.isUniqueViolation(duplicate), duplicate.toString());
+        assertEquals(1, get(r.get(2)));
         assertEquals(List.of(1, 2, 10, 11), ids());
     }
 
     @Test
     void whenTheSharedTransactionFailsEveryOtherUnitIsCommittedAlone() throws Exception {
-        List<Future<Integer>> blockers = occupyBothWriters();
-        Future<Integer> a = submit(insert(10));
         // An Error is not a unit's own failure to roll back to its savepoint: it ends the shared
         // transaction, as a lost connection would. Alone it fails again; the others commit alone.
-        Future<Integer> fatal = submit(h -> {
+        var r = queuedBehindBusyWriters(List.of(insert(10), h -> {
             insert(11).run(h);
             throw new AssertionError("ends the shared transaction");
-        });
-        Future<Integer> b = submit(insert(12));
-        awaitQueued(3);
-        release.countDown();
-        for (Future<Integer> f : blockers) f.get(30, TimeUnit.SECONDS);
+        }, insert(12)));
 
-        assertEquals(1, a.get(30, TimeUnit.SECONDS));
-        assertEquals(1, b.get(30, TimeUnit.SECONDS));
-        var e = assertThrows(java.util.concurrent.ExecutionException.class, () -> fatal.get(30, TimeUnit.SECONDS));
-        assertInstanceOf(AssertionError.class, e.getCause());
+        assertEquals(1, get(r.get(0)));
+        assertInstanceOf(AssertionError.class, failure(r.get(1)));
+        assertEquals(1, get(r.get(2)));
         assertEquals(List.of(1, 2, 10, 12), ids());
     }
 
@@ -120,6 +98,28 @@ class GroupCommitTest {
         db.groupCommit().close();
         assertEquals(1, commits.inTransaction(insert(5)));
         assertEquals(List.of(5), ids());
+    }
+
+    /**
+     * Submits {@code units} while two other units (ids 1 and 2) hold both writer threads, so they queue
+     * and are then taken in groups; returns their futures, in order, once the two blockers are done.
+     */
+    private List<Future<Integer>> queuedBehindBusyWriters(List<GroupCommit.Work<Integer>> units) throws Exception {
+        List<Future<Integer>> blockers = occupyBothWriters();
+        List<Future<Integer>> submitted = new ArrayList<>();
+        for (GroupCommit.Work<Integer> u : units) submitted.add(submit(u));
+        awaitQueued(units.size());
+        release.countDown();
+        for (Future<Integer> b : blockers) assertEquals(1, get(b));
+        return submitted;
+    }
+
+    private static Integer get(Future<Integer> f) throws Exception {
+        return f.get(30, TimeUnit.SECONDS);
+    }
+
+    private static Throwable failure(Future<Integer> f) {
+        return assertThrows(java.util.concurrent.ExecutionException.class, () -> f.get(30, TimeUnit.SECONDS)).getCause();
     }
 
     /** Two units (ids 1 and 2) that hold both writer threads until {@link #release}. */
