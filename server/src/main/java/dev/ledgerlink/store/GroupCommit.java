@@ -31,10 +31,10 @@ import org.jdbi.v3.core.Jdbi;
  * leaves the queue idle.
  *
  * <p>Used by the refresh grant (oauth/RefreshTokenGrant), where on H2 the durable commit, one chunk
- * written per transaction, was a large share of a grant: in two pairs of runs of the token scenario
- * (docs/BENCHMARKS.md) it raised refresh grants by about 9% and halved their p99 at 64 chains. Tried
- * for publishing events too, where the delivery load is bound by other CPU, it made no measurable
- * difference and is not used there.
+ * written per transaction, was a large share of a grant: in interleaved runs of the token scenario
+ * (docs/BENCHMARKS.md) refresh grants went up about 9% (within this machine's run-to-run spread) and
+ * their p99 at 64 chains from 102-105 ms to 54-76 ms. Tried for publishing events and for code
+ * exchanges too, it made no measurable difference there and is not used there.
  *
  * <p>A unit must be a whole transaction's work that may run twice when its first run was rolled
  * back, and must not register after-commit callbacks on the handle (the shared handle would run them
