@@ -1,5 +1,6 @@
 package dev.ledgerlink.store;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -21,9 +22,11 @@ import org.jdbi.v3.core.Jdbi;
  * its result only once the shared transaction has committed, so an acknowledgement still means on
  * disk. When the shared transaction fails (a commit refused, a connection lost, a deadlock with
  * another process), nothing of the group is durable and every unit that had succeeded in it runs
- * again in a transaction of its own, so one unit can never fail another. A unit that lost a conflict
- * with another transaction inside the group (a deadlock, a lock wait, a key taken meanwhile) also
- * runs again alone, after the group committed, as it would have run had it not been grouped.
+ * again in a transaction of its own, on its caller's thread, so one unit can never fail another. A
+ * unit that lost a conflict with another transaction inside the group (a deadlock, a lock wait, a
+ * key taken meanwhile) also runs again alone, after the group committed, as it would have run had it
+ * not been grouped. A unit that no writer has taken within a second (both stuck on a database that
+ * stopped answering) is withdrawn from the queue and run by its caller.
  *
  * <p>Groups form on their own: while a group commits, the next requests queue, and the next group is
  * whatever queued meanwhile. Nothing waits to fill a group: a lone request runs as a plain
@@ -43,6 +46,7 @@ import org.jdbi.v3.core.Jdbi;
 public final class GroupCommit implements AutoCloseable {
     private static final int WRITERS = 2;
     private static final int MAX_GROUP = 64;
+    private static final Duration WITHDRAW_AFTER = Duration.ofSeconds(1);
 
     /** One transaction's statements. */
     @FunctionalInterface
@@ -51,13 +55,20 @@ public final class GroupCommit implements AutoCloseable {
     }
 
     private final Jdbi jdbi;
+    private final long withdrawAfterMs;
     private final LinkedBlockingQueue<Unit<?>> queue = new LinkedBlockingQueue<>();
     private final List<Thread> writers = new ArrayList<>();
     private final AtomicLong sharedCommits = new AtomicLong();
     private boolean open = true;   // guarded by this
 
     GroupCommit(Jdbi jdbi) {
+        this(jdbi, WITHDRAW_AFTER);
+    }
+
+    /** @param withdrawAfter how long a unit waits for a writer before its caller runs it alone */
+    GroupCommit(Jdbi jdbi, Duration withdrawAfter) {
         this.jdbi = jdbi;
+        this.withdrawAfterMs = withdrawAfter.toMillis();
     }
 
     /** Runs {@code work} as one transaction, sharing its commit with whatever is submitted at the same moment. */
@@ -68,7 +79,11 @@ public final class GroupCommit implements AutoCloseable {
             if (writers.isEmpty()) startWriters();
             queue.add(unit);
         }
-        return unit.await();
+        // Both writers stuck (a database that stopped answering holds each for a connection wait):
+        // a unit no writer has taken after a while is withdrawn and run by its caller, so callers
+        // wait once each rather than one after another.
+        if (!unit.settledWithin(withdrawAfterMs) && queue.remove(unit)) return unit.runAlone(jdbi);
+        return unit.await(jdbi);
     }
 
     private void startWriters() {
@@ -101,10 +116,15 @@ public final class GroupCommit implements AutoCloseable {
         }
     }
 
-    /** Runs a group in one transaction (a group of one as a plain transaction) and settles every unit. */
+    /**
+     * Runs a group in one transaction (a group of one as a plain transaction, on the writer, which
+     * keeps it busy so the next requests queue into a group) and settles every unit. What must run
+     * again alone (a unit whose group failed, a unit that lost a conflict) goes back to its caller's
+     * thread rather than run one after another on the writer.
+     */
     void commit(List<Unit<?>> group) {
         if (group.size() == 1) {
-            group.getFirst().runAlone(jdbi);
+            group.getFirst().runHere(jdbi);
             return;
         }
         try {
@@ -113,14 +133,14 @@ public final class GroupCommit implements AutoCloseable {
             });
         } catch (RuntimeException | Error e) {
             for (Unit<?> u : group) {
-                if (u.failure == null || Deadlocks.isConflict(u.failure)) u.runAlone(jdbi);
+                if (u.failure == null || Deadlocks.isConflict(u.failure)) u.sendBackToRunAlone();
                 else u.settle();
             }
             return;
         }
         sharedCommits.incrementAndGet();
         for (Unit<?> u : group) {
-            if (u.failure != null && Deadlocks.isConflict(u.failure)) u.runAlone(jdbi);
+            if (u.failure != null && Deadlocks.isConflict(u.failure)) u.sendBackToRunAlone();
             else u.settle();
         }
     }
@@ -159,6 +179,8 @@ public final class GroupCommit implements AutoCloseable {
         private final CompletableFuture<T> done = new CompletableFuture<>();
         private T result;
         private Throwable failure;
+        /** Set before {@link #done} completes, read after: the future's completion publishes it. */
+        private boolean alone;
 
         Unit(Work<T> work) {
             this.work = work;
@@ -177,7 +199,7 @@ public final class GroupCommit implements AutoCloseable {
             h.releaseSavepoint(savepoint);
         }
 
-        void runAlone(Jdbi jdbi) {
+        void runHere(Jdbi jdbi) {
             try {
                 done.complete(jdbi.inTransaction(work::run));
             } catch (RuntimeException | Error e) {
@@ -185,19 +207,46 @@ public final class GroupCommit implements AutoCloseable {
             }
         }
 
+        /** The caller runs the work itself, in a transaction of its own (nothing of it was committed). */
+        void sendBackToRunAlone() {
+            alone = true;
+            done.complete(null);
+        }
+
         void settle() {
             if (failure == null) done.complete(result);
             else done.completeExceptionally(failure);
         }
 
-        T await() {
+        T await(Jdbi jdbi) {
+            T settled;
             try {
-                return done.join();
+                settled = done.join();
             } catch (CompletionException e) {
                 if (e.getCause() instanceof RuntimeException r) throw r;
                 if (e.getCause() instanceof Error err) throw err;
                 throw e;
             }
+            return alone ? runAlone(jdbi) : settled;
+        }
+
+        /** Settled within {@code millis}; false when the writers have not got to it yet. */
+        boolean settledWithin(long millis) {
+            try {
+                done.get(millis, TimeUnit.MILLISECONDS);
+                return true;
+            } catch (java.util.concurrent.TimeoutException e) {
+                return false;
+            } catch (java.util.concurrent.ExecutionException e) {
+                return true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return true;   // wait without a bound in await, as a caller outside a group would
+            }
+        }
+
+        T runAlone(Jdbi jdbi) {
+            return jdbi.inTransaction(work::run);
         }
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.testing.TestDatabases;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -33,13 +34,15 @@ class GroupCommitTest {
         var t = TestDatabases.fresh();
         db = Database.open(t.url(), t.user(), t.password(), 4, null);
         db.jdbi().useHandle(h -> h.execute("create table gc_rows (id int primary key, note varchar(40))"));
-        commits = db.groupCommit();
+        // Units wait for a writer as long as a test holds both (the withdrawal has a test of its own).
+        commits = new GroupCommit(db.jdbi(), Duration.ofMinutes(1));
     }
 
     @AfterEach
     void close() {
         release.countDown();
         callers.shutdownNow();
+        commits.close();
         db.close();
     }
 
@@ -94,8 +97,45 @@ class GroupCommitTest {
     }
 
     @Test
+    void aUnitNoWriterTakesInTimeIsRunByItsCallerSoAStuckDatabaseIsWaitedForOnceNotOncePerUnit() throws Exception {
+        commits.close();
+        commits = new GroupCommit(db.jdbi(), Duration.ofMillis(200));
+        List<Future<Integer>> blockers = occupyBothWriters();
+        java.util.Set<String> ranOn = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Future<Integer> waiting = submit(h -> {
+            ranOn.add(Thread.currentThread().getName());
+            return insert(10).run(h);
+        });
+
+        assertEquals(1, get(waiting), "done while both writers are still held");
+        assertTrue(ranOn.stream().noneMatch(n -> n.startsWith("group-commit-")), "run by its caller: " + ranOn);
+        release.countDown();
+        for (Future<Integer> b : blockers) assertEquals(1, get(b));
+        assertEquals(List.of(1, 2, 10), ids());
+    }
+
+    @Test
+    void aUnitRunAgainAfterItsGroupFailedRunsOnItsCallersThread() throws Exception {
+        java.util.List<String> ranOn = java.util.Collections.synchronizedList(new ArrayList<>());
+        var r = queuedBehindBusyWriters(List.of(h -> {
+            ranOn.add(Thread.currentThread().getName());
+            return insert(10).run(h);
+        }, h -> {
+            throw new AssertionError("ends the shared transaction");
+        }));
+
+        assertEquals(1, get(r.get(0)));
+        assertInstanceOf(AssertionError.class, failure(r.get(1)));
+        // Released together, the two writers could in theory take one unit each (no group, nothing
+        // to run again); the first writer back drains both, so the group is what happens.
+        assertEquals(2, ranOn.size(), "once in the group, once alone: " + ranOn);
+        assertTrue(ranOn.get(0).startsWith("group-commit-"), ranOn.toString());
+        assertTrue(!ranOn.get(1).startsWith("group-commit-"), "the second run on the caller's thread: " + ranOn);
+    }
+
+    @Test
     void afterCloseWorkStillRunsAsATransactionOfItsOwn() {
-        db.groupCommit().close();
+        commits.close();
         assertEquals(1, commits.inTransaction(insert(5)));
         assertEquals(List.of(5), ids());
     }
