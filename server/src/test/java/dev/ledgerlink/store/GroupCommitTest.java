@@ -141,14 +141,17 @@ class GroupCommitTest {
     }
 
     /**
-     * Submits {@code units} while two other units (ids 1 and 2) hold both writer threads, so they queue
-     * and are then taken in groups; returns their futures, in order, once the two blockers are done.
+     * Submits {@code units}, in this order, while two other units (ids 1 and 2) hold both writer
+     * threads, so they queue and are then taken in groups; returns their futures, in order, once the
+     * two blockers are done.
      */
     private List<Future<Integer>> queuedBehindBusyWriters(List<GroupCommit.Work<Integer>> units) throws Exception {
         List<Future<Integer>> blockers = occupyBothWriters();
         List<Future<Integer>> submitted = new ArrayList<>();
-        for (GroupCommit.Work<Integer> u : units) submitted.add(submit(u));
-        awaitQueued(units.size());
+        for (GroupCommit.Work<Integer> u : units) {
+            submitted.add(submit(u));
+            awaitQueued(submitted.size());   // one at a time: the queue's order is the list's (callers are threads of their own)
+        }
         release.countDown();
         for (Future<Integer> b : blockers) assertEquals(1, get(b));
         return submitted;
