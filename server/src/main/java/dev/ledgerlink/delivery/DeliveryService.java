@@ -4,12 +4,15 @@ import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.paging.Paging;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
 
@@ -23,7 +26,7 @@ public final class DeliveryService {
     private final Clock clock;
     private final Recovery recovery;
     private volatile Runnable wake = () -> {};
-    private volatile java.util.function.Supplier<java.util.Optional<java.time.Duration>> stalled = java.util.Optional::empty;
+    private volatile Supplier<Optional<Duration>> stalled = Optional::empty;
 
     public DeliveryService(Jdbi jdbi, Clock clock, Recovery recovery) {
         this.jdbi = jdbi;
@@ -37,12 +40,12 @@ public final class DeliveryService {
     }
 
     /** Called by the engine of this process so health checks see a dispatcher that is stuck. */
-    public void onStallCheck(java.util.function.Supplier<java.util.Optional<java.time.Duration>> stalled) {
+    public void onStallCheck(Supplier<Optional<Duration>> stalled) {
         this.stalled = stalled;
     }
 
     /** How long this process's delivery dispatcher has been stuck in one claim pass, when it is. */
-    public java.util.Optional<java.time.Duration> dispatcherStalled() {
+    public Optional<Duration> dispatcherStalled() {
         return stalled.get();
     }
 
@@ -175,7 +178,7 @@ public final class DeliveryService {
         });
     }
 
-    public java.util.Optional<DeliveryRecord> find(long deliveryId) {
+    public Optional<DeliveryRecord> find(long deliveryId) {
         return jdbi.withHandle(h -> h.createQuery(DeliveryHistory.ONE).bind("id", deliveryId)
                 .map(new DeliveryHistory.RecordMapper()).findOne());
     }

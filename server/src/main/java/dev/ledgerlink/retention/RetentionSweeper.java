@@ -1,6 +1,7 @@
 package dev.ledgerlink.retention;
 
 import dev.ledgerlink.store.DbTime;
+import dev.ledgerlink.store.Savepoints;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -90,15 +91,11 @@ public final class RetentionSweeper {
             h.begin();
             try {
                 for (RetentionRule rule : rules) {
-                    // a rule that fails is undone alone (PostgreSQL would refuse every later statement otherwise)
-                    h.savepoint("rule");
-                    try {
-                        counts.put(rule.name(), (long) h.createUpdate(rule.deleteAllSql()).bind("cutoff", rule.cutoff(now)).execute());
-                        h.release("rule");
-                    } catch (RuntimeException e) {
-                        h.rollbackToSavepoint("rule");
-                        errors.put(rule.name(), e.getMessage());
-                    }
+                    // a rule that fails is undone alone, and the others are still counted
+                    var attempt = Savepoints.attempt(h, "rule",
+                            t -> (long) t.createUpdate(rule.deleteAllSql()).bind("cutoff", rule.cutoff(now)).execute());
+                    if (attempt.failed()) errors.put(rule.name(), attempt.failure().getMessage());
+                    else counts.put(rule.name(), attempt.result());
                 }
             } finally {
                 h.rollback();

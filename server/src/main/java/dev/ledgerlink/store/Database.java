@@ -93,7 +93,7 @@ public final class Database implements AutoCloseable {
 
     public Dialect dialect() { return dialect; }
 
-    /** Transactions that share their commit with concurrent ones (the token grants: small, frequent, each a durable commit). */
+    /** Transactions that share their commit with concurrent ones (the refresh grant: small, frequent, each a durable commit). */
     public GroupCommit groupCommit() { return groupCommit; }
 
     public javax.sql.DataSource dataSource() { return dataSource; }

@@ -186,22 +186,16 @@ public final class GroupCommit implements AutoCloseable {
             this.work = work;
         }
 
+        /** Throws when the savepoint itself fails (the connection gone): then the whole group fails. */
         void runUnderSavepoint(Handle h, String savepoint) {
-            h.savepoint(savepoint);
-            try {
-                result = work.run(h);
-                failure = null;
-            } catch (RuntimeException e) {
-                failure = e;
-                h.rollbackToSavepoint(savepoint);   // throws when the connection is gone: the whole group fails
-                return;
-            }
-            h.releaseSavepoint(savepoint);
+            Savepoints.Attempt<T> attempt = Savepoints.attempt(h, savepoint, work::run);
+            result = attempt.result();
+            failure = attempt.failure();
         }
 
         void runHere(Jdbi jdbi) {
             try {
-                done.complete(jdbi.inTransaction(work::run));
+                done.complete(runAlone(jdbi));
             } catch (RuntimeException | Error e) {
                 done.completeExceptionally(e);
             }
