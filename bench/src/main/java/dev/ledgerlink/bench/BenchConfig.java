@@ -16,6 +16,7 @@ public record BenchConfig(
         Path outputDir,
         boolean profile,
         Duration warmup,
+        Duration warmupMost,
         Duration window,
         List<Integer> tokenConcurrency,
         long maxRequests,
@@ -32,7 +33,7 @@ public record BenchConfig(
 
     public static BenchConfig full(List<BenchDatabase.Kind> dbs, Path jar, Path out, boolean profile) {
         return new BenchConfig(false, dbs, jar, out, profile,
-                Duration.ofSeconds(3), Duration.ofSeconds(10), List.of(16, 64), 2_000_000, 150,
+                Duration.ofSeconds(3), Duration.ofSeconds(45), Duration.ofSeconds(10), List.of(16, 64), 2_000_000, 150,
                 8, 8, 200_000, 100, Duration.ofMillis(50), 40, Duration.ofSeconds(12), 64, 3);
     }
 
@@ -42,18 +43,21 @@ public record BenchConfig(
 
     public static BenchConfig quick(List<BenchDatabase.Kind> dbs, Path jar, Path out, boolean profile) {
         return new BenchConfig(true, dbs, jar, out, profile,
-                Duration.ofMillis(100), Duration.ofSeconds(1), List.of(4), 5_000, 10,
+                Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofSeconds(1), List.of(4), 5_000, 10,
                 2, 2, 200, 5, Duration.ofMillis(20), 10, Duration.ofSeconds(2), 4, 1);
     }
 
-    /** The same bounds with another warm-up (none, where each request consumes prepared state). */
+    /** The same bounds with another, fixed warm-up (none, where each request consumes prepared state). */
     public BenchConfig withWarmup(Duration w) {
-        return withLoad(w, window, tokenConcurrency);
+        return withLoad(w, w, window, tokenConcurrency);
     }
 
-    /** The same bounds with another warm-up, window and set of concurrencies (the peer comparison's). */
-    public BenchConfig withLoad(Duration w, Duration win, List<Integer> concurrency) {
-        return new BenchConfig(quick, databases, serverJar, outputDir, profile, w, win, concurrency, maxRequests,
+    /**
+     * The same bounds with another warm-up (at least {@code w}, then until the server's JIT is quiet, at
+     * most {@code most}), window and set of concurrencies (the peer comparison's).
+     */
+    public BenchConfig withLoad(Duration w, Duration most, Duration win, List<Integer> concurrency) {
+        return new BenchConfig(quick, databases, serverJar, outputDir, profile, w, most, win, concurrency, maxRequests,
                 codesPerWorker, callbacks, publishers, maxEvents, idleEvents, idleGap, isolationRate, isolationWindow,
                 bareConcurrency, startups);
     }

@@ -4,12 +4,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A closed-loop load: {@code concurrency} virtual threads, each sending its next request as soon as
  * the previous one answered, until the time bound or the count bound is reached (whichever first).
- * A warm-up period runs the same loop without recording, so the JIT of both processes settles first.
+ * A warm-up period runs the same loop without recording, so the JIT of both processes settles first:
+ * at least {@link Warmup#least}, then on in one-second steps until the server's compiler is quiet
+ * ({@link Warmup#settled}) or {@link Warmup#most} has passed.
  */
 public final class ClosedLoop {
 
@@ -32,14 +35,27 @@ public final class ClosedLoop {
         Worker create(int index) throws Exception;
     }
 
-    public record Outcome(long ok, long failed, double seconds, Latencies latencies, String firstFailure) {
+    public record Outcome(long ok, long failed, double seconds, Latencies latencies, String firstFailure, double warmupSeconds) {
         public double perSecond() { return seconds <= 0 ? 0 : ok / seconds; }
+    }
+
+    /** How long to warm up: at least {@code least}, then until {@code settled} says so, at most {@code most}. */
+    public record Warmup(Duration least, Duration most, BooleanSupplier settled) {
+        public static Warmup fixed(Duration d) {
+            return new Warmup(d, d, () -> true);
+        }
     }
 
     private ClosedLoop() {}
 
     public static Outcome run(int concurrency, Duration warmup, Duration duration, long maxCount, WorkerFactory factory)
             throws InterruptedException {
+        return run(concurrency, Warmup.fixed(warmup), () -> {}, duration, maxCount, factory);
+    }
+
+    /** @param windowStarts called between the warm-up and the measured window (to start counting CPU there) */
+    public static Outcome run(int concurrency, Warmup warmup, Runnable windowStarts, Duration duration, long maxCount,
+                              WorkerFactory factory) throws InterruptedException {
         List<Worker> workers = new ArrayList<>();
         try {
             for (int i = 0; i < concurrency; i++) workers.add(factory.create(i));
@@ -48,8 +64,15 @@ public final class ClosedLoop {
             throw new IllegalStateException("could not prepare load worker: " + e, e);
         }
         try {
-            if (!warmup.isZero()) phase(workers, warmup, Long.MAX_VALUE, false);
-            return phase(workers, duration, maxCount, true);
+            long warmStart = System.nanoTime();
+            if (!warmup.least().isZero()) phase(workers, warmup.least(), Long.MAX_VALUE, false);
+            while (System.nanoTime() - warmStart < warmup.most().toNanos() && !warmup.settled().getAsBoolean()) {
+                phase(workers, Duration.ofSeconds(1), Long.MAX_VALUE, false);
+            }
+            double warmed = (System.nanoTime() - warmStart) / 1e9;
+            windowStarts.run();
+            Outcome o = phase(workers, duration, maxCount, true);
+            return new Outcome(o.ok(), o.failed(), o.seconds(), o.latencies(), o.firstFailure(), warmed);
         } finally {
             workers.forEach(Worker::close);
         }
@@ -99,6 +122,6 @@ public final class ClosedLoop {
             if (left > 0) t.join(Duration.ofNanos(left));
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        return new Outcome(ok.get(), failed.get(), seconds, Latencies.merge(parts), firstFailure.get());
+        return new Outcome(ok.get(), failed.get(), seconds, Latencies.merge(parts), firstFailure.get(), 0);
     }
 }

@@ -29,8 +29,13 @@ public final class ProcStats {
 
     /** User plus system CPU seconds the process has used so far, or -1. */
     public static double cpuSeconds(long pid) {
+        return cpuSecondsOf(Path.of("/proc/" + pid + "/stat"));
+    }
+
+    /** User plus system CPU seconds from a stat file of /proc (a process's, or one thread's under task/), or -1. */
+    static double cpuSecondsOf(Path statFile) {
         try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String stat = Files.readString(statFile);
             String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS;
         } catch (IOException | RuntimeException e) {

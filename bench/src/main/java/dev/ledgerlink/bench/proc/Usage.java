@@ -4,17 +4,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What a load window cost: the server's peak resident memory (sampled every 100 ms) and the CPU
- * used by the server, the load generator (this process), PostgreSQL and the whole machine. These
- * are what tell which one limits a figure: a server near 2 cores is CPU-bound, a load generator
- * that took a core is part of the limit, a busy PostgreSQL points at the database.
+ * used by the server (and, of that, by its JIT compiler and its garbage collection), the load
+ * generator (this process), PostgreSQL and the whole machine. These are what tell which one limits
+ * a figure: a server near 2 cores is CPU-bound, a load generator that took a core is part of the
+ * limit, a busy PostgreSQL points at the database, a server whose compiler is still busy was not
+ * warm yet.
+ *
+ * <p>Peak memory covers everything since {@link #start}; CPU covers what follows the last
+ * {@link #windowStarts} (the measured window, without its warm-up).
  */
 public final class Usage implements AutoCloseable {
     public record Summary(double peakRssMib, double serverCpu, double loadgenCpu, double postgresCpu, double machineBusy,
-                          double seconds) {
+                          double seconds, double serverJitCpu, double serverGcCpu) {
         /** Cores used on average by each, over the window. */
         public String describe() {
-            return String.format("server %.2f cores, load generator %.2f, postgres %.2f, other processes %.2f (machine busy %.0f%%)",
-                    serverCpu / seconds, loadgenCpu / seconds, postgresCpu / seconds, otherCores(), machineBusy * 100);
+            return String.format("server %.2f cores (JIT compiler %.2f, GC %.2f), load generator %.2f, postgres %.2f,"
+                            + " other processes %.2f (machine busy %.0f%%)",
+                    serverCpu / seconds, serverJitCpu / seconds, serverGcCpu / seconds, loadgenCpu / seconds,
+                    postgresCpu / seconds, otherCores(), machineBusy * 100);
         }
 
         /** Cores used by processes that are none of ours (other work sharing the machine), on average. */
@@ -24,24 +31,20 @@ public final class Usage implements AutoCloseable {
         }
     }
 
+    /** CPU counters at the start of the window. */
+    private record Baseline(long nanos, double server, double loadgen, double postgres, long[] machine, JvmThreads.Snapshot jvm) {}
+
     private final long serverPid;
     private final boolean postgres;
-    private final long t0 = System.nanoTime();
-    private final double server0;
-    private final double loadgen0;
-    private final double postgres0;
-    private final long[] machine0;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread sampler;
+    private volatile Baseline baseline;
     private volatile double peakRss;
 
     private Usage(long serverPid, boolean postgres) {
         this.serverPid = serverPid;
         this.postgres = postgres;
-        this.server0 = ProcStats.cpuSeconds(serverPid);
-        this.loadgen0 = ProcStats.cpuSeconds(ProcessHandle.current().pid());
-        this.postgres0 = postgres ? ProcStats.postgresCpuSeconds() : 0;
-        this.machine0 = ProcStats.machineJiffies();
+        this.baseline = read();
         this.peakRss = ProcStats.rssMib(serverPid);
         this.sampler = Thread.ofPlatform().daemon().name("rss-sampler").start(() -> {
             while (running.get()) {
@@ -55,23 +58,32 @@ public final class Usage implements AutoCloseable {
         });
     }
 
+    private Baseline read() {
+        return new Baseline(System.nanoTime(), ProcStats.cpuSeconds(serverPid), ProcStats.cpuSeconds(ProcessHandle.current().pid()),
+                postgres ? ProcStats.postgresCpuSeconds() : 0, ProcStats.machineJiffies(), JvmThreads.of(serverPid));
+    }
+
     public static Usage start(long serverPid, boolean postgres) {
         return new Usage(serverPid, postgres);
+    }
+
+    /** The measured window begins: CPU is counted from here (memory keeps its peak since the start). */
+    public void windowStarts() {
+        baseline = read();
     }
 
     public Summary stop() {
         running.set(false);
         sampler.interrupt();
-        double seconds = (System.nanoTime() - t0) / 1e9;
+        Baseline b = baseline;
+        Baseline now = read();
+        double seconds = (now.nanos - b.nanos) / 1e9;
         peakRss = Math.max(peakRss, ProcStats.rssMib(serverPid));
-        long[] machine1 = ProcStats.machineJiffies();
-        double busy = machine0 == null || machine1 == null || machine1[1] == machine0[1] ? Double.NaN
-                : (double) (machine1[0] - machine0[0]) / (machine1[1] - machine0[1]);
-        return new Summary(peakRss,
-                ProcStats.cpuSeconds(serverPid) - server0,
-                ProcStats.cpuSeconds(ProcessHandle.current().pid()) - loadgen0,
-                postgres ? ProcStats.postgresCpuSeconds() - postgres0 : 0,
-                busy, seconds);
+        double busy = b.machine == null || now.machine == null || now.machine[1] == b.machine[1] ? Double.NaN
+                : (double) (now.machine[0] - b.machine[0]) / (now.machine[1] - b.machine[1]);
+        double[] jitGc = now.jvm.since(b.jvm);
+        return new Summary(peakRss, now.server - b.server, now.loadgen - b.loadgen, postgres ? now.postgres - b.postgres : 0,
+                busy, seconds, jitGc[0], jitGc[1]);
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.ledgerlink.bench.delivery.ReceivedLog;
 import dev.ledgerlink.bench.http.LoopbackReceiver;
 import dev.ledgerlink.bench.load.ClosedLoop;
 import dev.ledgerlink.bench.proc.BenchDatabase;
+import dev.ledgerlink.bench.proc.JitSettled;
 import dev.ledgerlink.bench.proc.ServerProcess;
 import dev.ledgerlink.bench.proc.Usage;
 import dev.ledgerlink.bench.report.Figure;
@@ -70,7 +71,8 @@ public final class DeliveryScenario implements Scenario {
             }
             String accountId = "bench";
             Usage usage = Usage.start(ProcessHandle.current().pid(), false);
-            ClosedLoop.Outcome o = ClosedLoop.run(c.bareConcurrency(), c.warmup(), c.window(), c.maxRequests(), w -> () -> {
+            var warmup = new ClosedLoop.Warmup(c.warmup(), c.warmupMost(), new JitSettled(ProcessHandle.current().pid()));
+            ClosedLoop.Outcome o = ClosedLoop.run(c.bareConcurrency(), warmup, usage::windowStarts, c.window(), c.maxRequests(), w -> () -> {
                 long id = OBJECT_IDS.incrementAndGet();
                 int endpoint = (int) (id % codes.size());
                 FormParams params = FormParams.notification("invoice.create", id, accountId, 1);
@@ -83,8 +85,10 @@ public final class DeliveryScenario implements Scenario {
                 return http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode() / 100 == 2;
             });
             Usage.Summary u = usage.stop();
-            String note = String.format("JDK HttpClient, HTTP/1.1, %d virtual threads, %d endpoints; sender and receiver share this JVM (%.2f cores); bad signatures %d",
-                    c.bareConcurrency(), c.callbacks(), u.serverCpu() / u.seconds(), log.badSignatures());
+            String note = String.format("JDK HttpClient, HTTP/1.1, %d virtual threads, %d endpoints; sender and receiver share this JVM"
+                            + " (%.2f cores, JIT compiler %.2f); warm-up %.0f s; bad signatures %d",
+                    c.bareConcurrency(), c.callbacks(), u.serverCpu() / u.seconds(), u.serverJitCpu() / u.seconds(), o.warmupSeconds(),
+                    log.badSignatures());
             out.add(Figure.measured(name(), "bare HttpClient loop signed sends per second", "-", o.perSecond(), "/s", null, note)
                     .with("ok", o.ok()).with("failed", o.failed()).with("received", log.group("bare:bare").count()));
             out.add(Figure.measured(name(), "bare HttpClient loop send p50", "-", o.latencies().percentileMillis(0.5), "ms", null, ""));
@@ -120,6 +124,29 @@ public final class DeliveryScenario implements Scenario {
                 c.idleEvents() + " events " + c.idleGap().toMillis() + " ms apart x " + c.callbacks() + " callbacks; received " + idle.count()));
         out.add(Figure.measured(name(), "publish-to-receive p99 when idle", db, idle.p(0.99), "ms", "<= 100", ""));
 
+        // Warm-up: the same publishers until the server's JIT is quiet (bounded), drained before the
+        // measured phase so none of its deliveries is counted there.
+        double warmed = 0;
+        if (!c.warmupMost().isZero()) {
+            rig.log.phase("warm");
+            AtomicLong warmEvents = new AtomicLong();
+            long warmStart = System.nanoTime();
+            ClosedLoop.run(c.publishers(), new ClosedLoop.Warmup(c.warmup(), c.warmupMost(), new JitSettled(server.pid())), () -> {},
+                    Duration.ZERO, 0, w -> {
+                        DeliveryRig.Publisher p = rig.publisher();
+                        return new ClosedLoop.Worker() {
+                            public boolean call() throws Exception {
+                                boolean ok = p.publish("invoice.create", OBJECT_IDS.incrementAndGet());
+                                if (ok) warmEvents.incrementAndGet();
+                                return ok;
+                            }
+                            public void close() { p.close(); }
+                        };
+                    });
+            awaitCount(rig.log.group("warm:hook"), warmEvents.get() * c.callbacks(), Duration.ofSeconds(c.quick() ? 10 : 60));
+            warmed = (System.nanoTime() - warmStart) / 1e9;
+        }
+
         // Loaded: a closed loop of publishers, then the queue is drained (bounded) and timed to the last receive.
         rig.log.phase("load");
         ReceivedLog.Group load = rig.log.group("load:hook");
@@ -139,13 +166,15 @@ public final class DeliveryScenario implements Scenario {
         stage.endProfile();
         double seconds = (load.lastNanos() - start) / 1e9;
         double rate = load.count() / Math.max(seconds, 1e-9);
-        String note = String.format("%d events x %d callbacks in %.1f s (%s); %s; bad signatures %d",
+        String note = String.format("%d events x %d callbacks in %.1f s (%s); %s; warm-up %.0f s, drained; bad signatures %d",
                 published.ok(), c.callbacks(), seconds, drained ? "all received" : "NOT all received: " + load.count() + " of " + expected,
-                u.describe(), rig.log.badSignatures());
+                u.describe(), warmed, rig.log.badSignatures());
         out.add(Figure.measured(name(), "deliveries per second (" + c.callbacks() + " callbacks, " + c.publishers() + " publishers)", db,
                 rate, "/s", ">= 5,000", note).with("received", load.count()).with("expected", expected)
                 .with("events_published_per_second", published.perSecond()).with("server_cores", u.serverCpu() / u.seconds())
-                .with("loadgen_cores", u.loadgenCpu() / u.seconds()).with("postgres_cores", u.postgresCpu() / u.seconds()));
+                .with("loadgen_cores", u.loadgenCpu() / u.seconds()).with("postgres_cores", u.postgresCpu() / u.seconds())
+                .with("server_jit_cores", u.serverJitCpu() / u.seconds()).with("server_gc_cores", u.serverGcCpu() / u.seconds())
+                .with("warmup_seconds", warmed));
         out.add(Figure.measured(name(), "events published per second (acknowledged, durable)", db, published.perSecond(), "/s", null,
                 "publish p50 " + round(published.latencies().percentileMillis(0.5)) + " ms, p99 " + round(published.latencies().percentileMillis(0.99)) + " ms"));
         out.add(Figure.measured(name(), "engine / bare ratio", db, bare > 0 ? rate / bare : Double.NaN, "x", ">= 0.60", ""));

@@ -2,6 +2,7 @@ package dev.ledgerlink.bench.scenarios;
 
 import dev.ledgerlink.bench.BenchConfig;
 import dev.ledgerlink.bench.load.ClosedLoop;
+import dev.ledgerlink.bench.proc.JitSettled;
 import dev.ledgerlink.bench.proc.Usage;
 import dev.ledgerlink.bench.report.Figure;
 import java.util.List;
@@ -19,9 +20,10 @@ final class Loads {
 
     static Measured measure(BenchConfig c, long serverPid, boolean postgres, int concurrency, long maxCount, ClosedLoop.WorkerFactory f)
             throws InterruptedException {
-        // Usage covers warm-up too; peak RSS is the peak of the whole loaded period, CPU the average.
+        // Peak RSS is the peak of the whole loaded period (warm-up too); CPU is the window's average.
         Usage usage = Usage.start(serverPid, postgres);
-        ClosedLoop.Outcome o = ClosedLoop.run(concurrency, c.warmup(), c.window(), maxCount, f);
+        var warmup = new ClosedLoop.Warmup(c.warmup(), c.warmupMost(), new JitSettled(serverPid));
+        ClosedLoop.Outcome o = ClosedLoop.run(concurrency, warmup, usage::windowStarts, c.window(), maxCount, f);
         return new Measured(o, usage.stop());
     }
 
@@ -35,12 +37,16 @@ final class Loads {
     static List<Figure> figures(String scenario, String what, String db, int concurrency, Measured m, String rateTarget,
                                 String p99Target, String rssTarget) {
         var o = m.outcome();
-        String note = m.usage().describe() + (o.failed() > 0 ? "; " + o.failed() + " failed, first: " + o.firstFailure() : "");
+        String warmed = o.warmupSeconds() > 0 ? String.format("; warm-up %.0f s", o.warmupSeconds()) : "";
+        String note = m.usage().describe() + warmed + (o.failed() > 0 ? "; " + o.failed() + " failed, first: " + o.firstFailure() : "");
         String prefix = what + " c" + concurrency;
         Figure rate = Figure.measured(scenario, prefix + " per second", db, o.perSecond(), "/s", rateTarget, note)
                 .with("ok", o.ok()).with("failed", o.failed()).with("seconds", o.seconds())
                 .with("server_cores", m.usage().serverCpu() / m.usage().seconds())
                 .with("loadgen_cores", m.usage().loadgenCpu() / m.usage().seconds())
+                .with("server_jit_cores", m.usage().serverJitCpu() / m.usage().seconds())
+                .with("server_gc_cores", m.usage().serverGcCpu() / m.usage().seconds())
+                .with("warmup_seconds", o.warmupSeconds())
                 .with("postgres_cores", m.usage().postgresCpu() / m.usage().seconds())
                 .with("machine_busy", m.usage().machineBusy())
                 .with("other_processes_cores", m.usage().otherCores());

@@ -19,7 +19,8 @@ import java.util.Map;
 /**
  * Issue 10's side-by-side comparison: refresh grants of ledgerlink and of Keycloak measured in the same
  * run by the same closed loop ({@link RefreshChains}: one single-use rotation chain per virtual
- * thread), with the same bounds (10 s warm-up, 30 s window, 16 and 64 chains), one server at a time,
+ * thread), with the same bounds (a warm-up of 10 s, longer while the server's JIT compiler is still busy, at
+ * most 60 s; a 30 s window; 16 and 64 chains), one server at a time,
  * and the ratio ledgerlink / Keycloak of the grants per second. Keycloak runs as its distribution
  * starts in dev mode ({@link KeycloakProcess}), its realm set up through its admin API
  * ({@link KeycloakRealm}).
@@ -38,8 +39,8 @@ public final class PeerScenario implements Scenario {
 
     /** The issue's bounds; --quick keeps the shape with short windows, for a functional check only. */
     static BenchConfig bounds(BenchConfig c) {
-        return c.quick() ? c.withLoad(Duration.ofSeconds(1), Duration.ofSeconds(3), List.of(4, 16))
-                : c.withLoad(Duration.ofSeconds(10), Duration.ofSeconds(30), List.of(16, 64));
+        return c.quick() ? c.withLoad(Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(3), List.of(4, 16))
+                : c.withLoad(Duration.ofSeconds(10), Duration.ofSeconds(60), Duration.ofSeconds(30), List.of(16, 64));
     }
 
     @Override
