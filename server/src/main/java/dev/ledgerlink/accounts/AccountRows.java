@@ -1,8 +1,8 @@
 package dev.ledgerlink.accounts;
 
+import dev.ledgerlink.store.TimeMapping;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.StatementContext;
 
@@ -10,15 +10,11 @@ import org.jdbi.v3.core.statement.StatementContext;
 final class AccountRows {
     private AccountRows() {}
 
-    static Instant instant(ResultSet rs, String column, StatementContext ctx) throws SQLException {
-        return ctx.findColumnMapperFor(Instant.class).orElseThrow().map(rs, column, ctx);
-    }
-
     public static final class AccountMapper implements RowMapper<Account> {
         @Override
         public Account map(ResultSet rs, StatementContext ctx) throws SQLException {
             return new Account(rs.getLong("id"), rs.getString("account_id"), rs.getString("name"),
-                    rs.getString("timezone"), instant(rs, "created_at", ctx));
+                    rs.getString("timezone"), TimeMapping.read(rs, "created_at"));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.ledgerlink.accounts;
 
+import dev.ledgerlink.store.TimeMapping;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -63,11 +64,16 @@ public interface ApplicationStore {
     final class Mapper implements RowMapper<Application> {
         @Override
         public Application map(ResultSet rs, StatementContext ctx) throws SQLException {
+            return read(rs);
+        }
+
+        /** The application in the current row (the columns of {@link #COLUMNS}), for plain-JDBC readers too. */
+        static Application read(ResultSet rs) throws SQLException {
             return new Application(rs.getLong("id"), rs.getString("client_id"), rs.getString("name"),
                     List.of(rs.getString("redirect_uris").split("\n")),
                     Scopes.parse(rs.getString("scopes")),
-                    AccountRows.instant(rs, "created_at", ctx), AccountRows.instant(rs, "secret_rotated_at", ctx),
-                    AccountRows.instant(rs, "previous_secret_expires_at", ctx), rs.getString("owner_account_id"));
+                    TimeMapping.read(rs, "created_at"), TimeMapping.read(rs, "secret_rotated_at"),
+                    TimeMapping.read(rs, "previous_secret_expires_at"), rs.getString("owner_account_id"));
         }
     }
 }

@@ -1,9 +1,8 @@
 package dev.ledgerlink.callbacks;
 
+import dev.ledgerlink.store.TimeMapping;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
-import java.time.OffsetDateTime;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.StatementContext;
 
@@ -22,15 +21,10 @@ public final class CallbackRows implements RowMapper<Callback> {
                 rs.getBoolean("disabled"),
                 rs.getString("verifier_sealed"),
                 rs.getString("verifier_hash"),
-                instant(rs, "failing_since"),
-                instant(rs, "created_at"),
-                instant(rs, "updated_at"),
+                TimeMapping.read(rs, "failing_since"),
+                TimeMapping.read(rs, "created_at"),
+                TimeMapping.read(rs, "updated_at"),
                 rs.getInt("verify_failures"),
-                instant(rs, "verify_failures_since"));
-    }
-
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
-        return t == null ? null : t.toInstant();
+                TimeMapping.read(rs, "verify_failures_since"));
     }
 }

@@ -1,5 +1,6 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.store.TimeMapping;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -70,7 +71,7 @@ public final class DeliveryActivity {
         @Override
         public TailEntry map(ResultSet rs, StatementContext ctx) throws SQLException {
             return new TailEntry(rs.getLong("id"), rs.getLong("delivery_id"), rs.getLong("callback_id"), rs.getString("account_id"),
-                    rs.getString("uri"), rs.getString("name"), rs.getInt("attempt"), DeliveryStore.instant(rs, "attempted_at", ctx),
+                    rs.getString("uri"), rs.getString("name"), rs.getInt("attempt"), TimeMapping.read(rs, "attempted_at"),
                     status(rs), rs.getLong("duration_ms"), rs.getString("error"));
         }
     }
@@ -78,7 +79,7 @@ public final class DeliveryActivity {
     static final class MinuteMapper implements RowMapper<MinuteCount> {
         @Override
         public MinuteCount map(ResultSet rs, StatementContext ctx) throws SQLException {
-            return new MinuteCount(DeliveryStore.instant(rs, "minute_start", ctx), rs.getString("outcome"), rs.getLong("attempts"));
+            return new MinuteCount(TimeMapping.read(rs, "minute_start"), rs.getString("outcome"), rs.getLong("attempts"));
         }
     }
 
@@ -86,7 +87,7 @@ public final class DeliveryActivity {
         @Override
         public LastAttempt map(ResultSet rs, StatementContext ctx) throws SQLException {
             return new LastAttempt(rs.getLong("callback_id"), rs.getLong("delivery_id"), rs.getInt("attempt"),
-                    DeliveryStore.instant(rs, "attempted_at", ctx), status(rs), rs.getLong("duration_ms"), rs.getString("error"));
+                    TimeMapping.read(rs, "attempted_at"), status(rs), rs.getLong("duration_ms"), rs.getString("error"));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.store.TimeMapping;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import org.jdbi.v3.core.mapper.RowMapper;
@@ -36,8 +37,8 @@ final class DeliveryHistory {
             long ev = rs.getLong("event_id");
             Long eventId = rs.wasNull() ? null : ev;
             return new DeliveryRecord(rs.getLong("id"), rs.getLong("callback_id"), eventId, rs.getString("kind"), rs.getString("name"),
-                    rs.getString("state"), rs.getInt("attempts"), DeliveryStore.instant(rs, "next_attempt_at", ctx),
-                    rs.getString("drop_reason"), DeliveryStore.instant(rs, "created_at", ctx), DeliveryStore.instant(rs, "finished_at", ctx),
+                    rs.getString("state"), rs.getInt("attempts"), TimeMapping.read(rs, "next_attempt_at"),
+                    rs.getString("drop_reason"), TimeMapping.read(rs, "created_at"), TimeMapping.read(rs, "finished_at"),
                     java.util.List.of());
         }
     }
@@ -48,7 +49,7 @@ final class DeliveryHistory {
             int status = rs.getInt("status_code");
             Integer statusCode = rs.wasNull() ? null : status;
             return new DeliveryRecord.Attempt(rs.getLong("id"), rs.getLong("delivery_id"), rs.getInt("attempt"),
-                    DeliveryStore.instant(rs, "attempted_at", ctx), statusCode, rs.getLong("duration_ms"), rs.getString("error"),
+                    TimeMapping.read(rs, "attempted_at"), statusCode, rs.getLong("duration_ms"), rs.getString("error"),
                     rs.getString("request_headers"), rs.getString("request_body"), rs.getString("response_headers"), rs.getString("response_body"));
         }
     }

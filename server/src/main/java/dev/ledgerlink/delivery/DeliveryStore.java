@@ -1,8 +1,8 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.store.TimeMapping;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.List;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
@@ -113,11 +113,8 @@ final class DeliveryStore {
             return new ClaimedDelivery(rs.getLong("id"), rs.getLong("callback_id"), rs.getString("kind"), rs.getInt("attempts"),
                     event, rs.getString("name"), rs.getLong("object_id"), rs.getString("event_account_id"), rs.getLong("event_user_id"),
                     rs.getString("uri"), rs.getString("verifier_sealed"), rs.getString("callback_account_id"), rs.getLong("callback_user_id"),
-                    rs.getBoolean("verified"), rs.getBoolean("disabled"), instant(rs, "failing_since", ctx));
+                    rs.getBoolean("verified"), rs.getBoolean("disabled"), TimeMapping.read(rs, "failing_since"));
         }
     }
 
-    static Instant instant(ResultSet rs, String column, StatementContext ctx) throws SQLException {
-        return ctx.findColumnMapperFor(Instant.class).orElseThrow().map(rs, column, ctx);
-    }
 }

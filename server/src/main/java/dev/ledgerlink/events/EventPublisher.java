@@ -1,5 +1,6 @@
 package dev.ledgerlink.events;
 
+import dev.ledgerlink.store.TimeMapping;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
@@ -102,7 +103,7 @@ public final class EventPublisher {
                 .bind("accountId", accountId).bind("key", key)
                 .map((rs, ctx) -> new Event(rs.getLong("id"), rs.getString("name"), rs.getString("account_id"),
                         rs.getLong("object_id"), rs.getLong("user_id"),
-                        ctx.findColumnMapperFor(Instant.class).orElseThrow().map(rs, "created_at", ctx), rs.getInt("deliveries")))
+                        TimeMapping.read(rs, "created_at"), rs.getInt("deliveries")))
                 .findOne());
     }
 }

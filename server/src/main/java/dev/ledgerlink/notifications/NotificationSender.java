@@ -1,5 +1,6 @@
 package dev.ledgerlink.notifications;
 
+import dev.ledgerlink.store.TimeMapping;
 import dev.ledgerlink.store.DbTime;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -87,7 +88,7 @@ public final class NotificationSender implements AutoCloseable {
         record Notice(long id, String type, String data, int occurrences, int attempts, Instant created) {}
         Notice n = jdbi.withHandle(h -> h.createQuery(NotificationOutbox.LOAD).bind("id", id).bind("token", token)
                 .map((rs, ctx) -> new Notice(rs.getLong("id"), rs.getString("type"), rs.getString("data"), rs.getInt("occurrences"),
-                        rs.getInt("attempts"), ctx.findColumnMapperFor(Instant.class).orElseThrow().map(rs, "created_at", ctx)))
+                        rs.getInt("attempts"), TimeMapping.read(rs, "created_at")))
                 .findOne().orElse(null));
         if (n == null) return;
         Instant at = DbTime.now(clock);

@@ -1,5 +1,6 @@
 package dev.ledgerlink.oauth;
 
+import dev.ledgerlink.store.TimeMapping;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.paging.Paging;
@@ -154,7 +155,7 @@ public final class Grants {
         @Override
         public Grant map(ResultSet rs, StatementContext ctx) throws SQLException {
             return new Grant(rs.getLong("id"), rs.getLong("user_id"), rs.getLong("application_id"), rs.getString("scopes"),
-                    ctx.findColumnMapperFor(Instant.class).orElseThrow().map(rs, "created_at", ctx), rs.getBoolean("active"));
+                    TimeMapping.read(rs, "created_at"), rs.getBoolean("active"));
         }
     };
 }

@@ -1,38 +1,35 @@
 package dev.ledgerlink.oauth;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
+import dev.ledgerlink.store.HotStatements;
+import dev.ledgerlink.store.TimeMapping;
 import java.time.Instant;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.mapper.RowMapper;
-import org.jdbi.v3.core.statement.StatementContext;
 
 /**
  * The statements of the hot paths: the refresh grant (read, use, insert the successor pair) and
- * bearer verification. Written with JDBI's fluent API rather than a SQL object on purpose: attaching
- * a SQL object to a fresh handle looks up its extension factory and builds a handler for every
- * method, which cost more CPU than the statements themselves at thousands of grants per second.
- * The SQL stays in plain sight here. Every token lookup is one probe of the unique index on its
- * hash; every "use once" is a conditional UPDATE whose row count decides.
+ * bearer verification. Plain JDBC on the handle's connection (store/HotStatements says why: JDBI's
+ * per-statement work cost more CPU than these statements at thousands of grants per second), with
+ * the SQL in plain sight here, its parameters by position. Every token lookup is one probe of the
+ * unique index on its hash; every "use once" is a conditional UPDATE whose row count decides.
  */
 final class HotTokenStore {
     static final String INSERT_REFRESH_TOKEN = """
             insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)
-            values (:tokenHash, :grantId, :userId, :applicationId, :scopes, :now)""";
+            values (?, ?, ?, ?, ?, ?)""";
 
     static final String INSERT_ACCESS_TOKEN = """
             insert into oauth_access_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at, expires_at)
-            values (:tokenHash, :grantId, :userId, :applicationId, :scopes, :now, :expiresAt)""";
+            values (?, ?, ?, ?, ?, ?, ?)""";
 
     static final String FIND_REFRESH_TOKEN = """
             select id, grant_id, user_id, application_id, scopes, created_at, used_at, superseded_at, revoked_at
-            from oauth_refresh_tokens where token_hash = :tokenHash""";
+            from oauth_refresh_tokens where token_hash = ?""";
 
     /** The single-use rule: exactly one caller sees 1 for a given live token, on any node. */
     static final String USE_REFRESH_TOKEN = """
-            update oauth_refresh_tokens set used_at = :now
-            where id = :id and used_at is null and superseded_at is null and revoked_at is null""";
+            update oauth_refresh_tokens set used_at = ?
+            where id = ? and used_at is null and superseded_at is null and revoked_at is null""";
 
     /**
      * The whole refresh rotation as one statement, for PostgreSQL (data-modifying CTEs): use the
@@ -40,26 +37,28 @@ final class HotTokenStore {
      * and insert the successor pair in its grant. One statement is one transaction: all three rows
      * commit together or none does, and exactly one of any number of racing statements finds the
      * row still unused (the others wait on its row lock, then see it used and return no row). No
-     * row back means "not rotated"; the caller then reads the token to say why.
+     * row back means "not rotated"; the caller then reads the token to say why. Parameters: now, the
+     * used token's hash, the client's application id, the new refresh token's hash, now, the new
+     * access token's hash, now, its expiry.
      */
     static final String ROTATE_REFRESH_TOKEN = """
             with used as (
-              update oauth_refresh_tokens set used_at = :now
-              where token_hash = :usedHash and application_id = :applicationId
+              update oauth_refresh_tokens set used_at = ?
+              where token_hash = ? and application_id = ?
                 and used_at is null and superseded_at is null and revoked_at is null
               returning grant_id, user_id, application_id, scopes),
             successor as (
               insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)
-              select :refreshHash, grant_id, user_id, application_id, scopes, :now from used),
+              select ?, grant_id, user_id, application_id, scopes, ? from used),
             access as (
               insert into oauth_access_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at, expires_at)
-              select :accessHash, grant_id, user_id, application_id, scopes, :now, :expiresAt from used)
+              select ?, grant_id, user_id, application_id, scopes, ?, ? from used)
             select grant_id, scopes from used""";
 
     /** The verify path: one probe of the unique hash index. */
     static final String FIND_ACCESS_TOKEN = """
             select id, grant_id, user_id, application_id, scopes, expires_at, revoked_at
-            from oauth_access_tokens where token_hash = :tokenHash""";
+            from oauth_access_tokens where token_hash = ?""";
 
     private final Handle h;
 
@@ -68,21 +67,39 @@ final class HotTokenStore {
     }
 
     void insertRefreshToken(String tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now) {
-        h.createUpdate(INSERT_REFRESH_TOKEN).bind("tokenHash", tokenHash).bind("grantId", grantId).bind("userId", userId)
-                .bind("applicationId", applicationId).bind("scopes", scopes).bind("now", now).execute();
+        HotStatements.update(h, INSERT_REFRESH_TOKEN, s -> {
+            s.setString(1, tokenHash);
+            s.setLong(2, grantId);
+            s.setLong(3, userId);
+            s.setLong(4, applicationId);
+            s.setString(5, scopes);
+            TimeMapping.bind(s, 6, now);
+        });
     }
 
     void insertAccessToken(String tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now, Instant expiresAt) {
-        h.createUpdate(INSERT_ACCESS_TOKEN).bind("tokenHash", tokenHash).bind("grantId", grantId).bind("userId", userId)
-                .bind("applicationId", applicationId).bind("scopes", scopes).bind("now", now).bind("expiresAt", expiresAt).execute();
+        HotStatements.update(h, INSERT_ACCESS_TOKEN, s -> {
+            s.setString(1, tokenHash);
+            s.setLong(2, grantId);
+            s.setLong(3, userId);
+            s.setLong(4, applicationId);
+            s.setString(5, scopes);
+            TimeMapping.bind(s, 6, now);
+            TimeMapping.bind(s, 7, expiresAt);
+        });
     }
 
     Optional<RefreshTokenRow> refreshToken(String tokenHash) {
-        return h.createQuery(FIND_REFRESH_TOKEN).bind("tokenHash", tokenHash).map(REFRESH_TOKEN).findOne();
+        return HotStatements.queryOne(h, FIND_REFRESH_TOKEN, s -> s.setString(1, tokenHash), r -> new RefreshTokenRow(
+                r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getString(5),
+                TimeMapping.read(r, 6), TimeMapping.read(r, 7), TimeMapping.read(r, 8), TimeMapping.read(r, 9)));
     }
 
     int useRefreshToken(long id, Instant now) {
-        return h.createUpdate(USE_REFRESH_TOKEN).bind("id", id).bind("now", now).execute();
+        return HotStatements.update(h, USE_REFRESH_TOKEN, s -> {
+            TimeMapping.bind(s, 1, now);
+            s.setLong(2, id);
+        });
     }
 
     /** The grant id and scopes of the token used, when {@link #ROTATE_REFRESH_TOKEN} rotated it. */
@@ -90,25 +107,20 @@ final class HotTokenStore {
 
     Optional<Rotated> rotateRefreshToken(String usedHash, long applicationId, String refreshHash, String accessHash,
                                          Instant now, Instant expiresAt) {
-        return h.createQuery(ROTATE_REFRESH_TOKEN).bind("usedHash", usedHash).bind("applicationId", applicationId)
-                .bind("refreshHash", refreshHash).bind("accessHash", accessHash).bind("now", now).bind("expiresAt", expiresAt)
-                .map((rs, ctx) -> new Rotated(rs.getLong("grant_id"), rs.getString("scopes"))).findOne();
+        return HotStatements.queryOne(h, ROTATE_REFRESH_TOKEN, s -> {
+            TimeMapping.bind(s, 1, now);
+            s.setString(2, usedHash);
+            s.setLong(3, applicationId);
+            s.setString(4, refreshHash);
+            TimeMapping.bind(s, 5, now);
+            s.setString(6, accessHash);
+            TimeMapping.bind(s, 7, now);
+            TimeMapping.bind(s, 8, expiresAt);
+        }, r -> new Rotated(r.getLong(1), r.getString(2)));
     }
 
     Optional<AccessTokenRow> accessToken(String tokenHash) {
-        return h.createQuery(FIND_ACCESS_TOKEN).bind("tokenHash", tokenHash).map(ACCESS_TOKEN).findOne();
-    }
-
-    private static final RowMapper<RefreshTokenRow> REFRESH_TOKEN = (rs, ctx) -> new RefreshTokenRow(
-            rs.getLong("id"), rs.getLong("grant_id"), rs.getLong("user_id"), rs.getLong("application_id"), rs.getString("scopes"),
-            instant(rs, "created_at", ctx), instant(rs, "used_at", ctx), instant(rs, "superseded_at", ctx), instant(rs, "revoked_at", ctx));
-
-    private static final RowMapper<AccessTokenRow> ACCESS_TOKEN = (rs, ctx) -> new AccessTokenRow(
-            rs.getLong("id"), rs.getLong("grant_id"), rs.getLong("user_id"), rs.getLong("application_id"), rs.getString("scopes"),
-            instant(rs, "expires_at", ctx), instant(rs, "revoked_at", ctx));
-
-    /** Through the store's registered Instant mapping (UTC on both databases). */
-    private static Instant instant(ResultSet rs, String column, StatementContext ctx) throws SQLException {
-        return ctx.findColumnMapperFor(Instant.class).orElseThrow().map(rs, column, ctx);
+        return HotStatements.queryOne(h, FIND_ACCESS_TOKEN, s -> s.setString(1, tokenHash), r -> new AccessTokenRow(
+                r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getString(5), TimeMapping.read(r, 6), TimeMapping.read(r, 7)));
     }
 }

@@ -1,0 +1,64 @@
+package dev.ledgerlink.store;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+
+/**
+ * Plain JDBC on a JDBI handle's connection, for the few statements of the hottest paths (the refresh
+ * grant, client authentication, bearer verification); everything else uses JDBI. Why: for every
+ * statement JDBI copies its configuration, and looks up an argument factory per bound value and a
+ * column mapper per column read; in the profiles of refresh grants that was 14-18% of the server's
+ * CPU (docs/BENCHMARKS.md), more than the work of the statements outside the database.
+ *
+ * <p>The statements run on the handle's connection, so in its transaction. A failure is thrown the
+ * way JDBI throws it (an UnableToExecuteStatementException caused by the SQLException), so the rules
+ * that read SQL states (Deadlocks, Constraints, DatabaseUnavailable) see no difference.
+ */
+public final class HotStatements {
+    private HotStatements() {}
+
+    /** Sets the statement's parameters, by position. */
+    @FunctionalInterface
+    public interface Binder {
+        void bind(PreparedStatement statement) throws SQLException;
+    }
+
+    /** Reads the current row. */
+    @FunctionalInterface
+    public interface RowReader<T> {
+        T read(ResultSet row) throws SQLException;
+    }
+
+    /** Runs an insert, update or delete; returns its row count. */
+    public static int update(Handle h, String sql, Binder binder) {
+        try (PreparedStatement statement = h.getConnection().prepareStatement(sql)) {
+            binder.bind(statement);
+            return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw failed(sql, e);
+        }
+    }
+
+    /** Runs a query of at most one row (a probe of a unique index); more than one is a bug, as with JDBI's findOne. */
+    public static <T> Optional<T> queryOne(Handle h, String sql, Binder binder, RowReader<T> reader) {
+        try (PreparedStatement statement = h.getConnection().prepareStatement(sql)) {
+            binder.bind(statement);
+            try (ResultSet rows = statement.executeQuery()) {
+                if (!rows.next()) return Optional.empty();
+                T row = reader.read(rows);
+                if (rows.next()) throw new IllegalStateException("Expected zero to one rows for query: " + sql);
+                return Optional.of(row);
+            }
+        } catch (SQLException e) {
+            throw failed(sql, e);
+        }
+    }
+
+    private static UnableToExecuteStatementException failed(String sql, SQLException e) {
+        return new UnableToExecuteStatementException(e.getMessage() + " [statement: " + sql.replaceAll("\\s+", " ") + "]", e, null);
+    }
+}

@@ -1,0 +1,90 @@
+package dev.ledgerlink.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.TestServer;
+import java.time.Instant;
+import java.util.Optional;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The plain-JDBC statements of the hot paths behave as JDBI's would, on H2 and PostgreSQL: they run
+ * in the handle's transaction, instants round-trip to the microsecond in UTC, and a failure is a
+ * JDBI statement exception whose SQL state the conflict rules read, naming the statement but adding
+ * none of the values bound to it.
+ */
+@LedgerlinkTest
+class HotStatementsTest {
+    TestServer server;
+
+    /** A fresh table named hot_probe for this test (tests of a class may share one database). */
+    private Jdbi probeTable() {
+        Jdbi jdbi = server.services().database().jdbi();
+        jdbi.useHandle(h -> {
+            h.execute("drop table if exists hot_probe");
+            h.execute("create table hot_probe (id integer primary key, secret varchar(64), at timestamp with time zone)");
+        });
+        return jdbi;
+    }
+
+    @Test
+    void writesAndReadsInTheHandlesTransactionWithInstantsExact() {
+        Jdbi jdbi = probeTable();
+        Instant at = DbTime.now(java.time.Clock.systemUTC());
+        jdbi.useTransaction(h -> {
+            assertEquals(1, HotStatements.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", s -> {
+                s.setInt(1, 1);
+                s.setString(2, "a");
+                TimeMapping.bind(s, 3, at);
+            }));
+            h.rollback();
+        });
+        assertEquals(Optional.empty(), jdbi.withHandle(h -> HotStatements.queryOne(h, "select at from hot_probe where id = ?",
+                s -> s.setInt(1, 1), r -> TimeMapping.read(r, 1))), "rolled back with the handle's transaction");
+
+        jdbi.useHandle(h -> HotStatements.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", s -> {
+            s.setInt(1, 1);
+            s.setString(2, "a");
+            TimeMapping.bind(s, 3, at);
+        }));
+        assertEquals(Optional.of(at), jdbi.withHandle(h -> HotStatements.queryOne(h, "select at from hot_probe where id = ?",
+                s -> s.setInt(1, 1), r -> TimeMapping.read(r, "at"))));
+        assertEquals(at, jdbi.withHandle(h -> h.createQuery("select at from hot_probe where id = 1").mapTo(Instant.class).one()),
+                "JDBI's registered mapping reads the same instant");
+    }
+
+    @Test
+    void aFailureIsAJdbiStatementExceptionWithItsSqlStateAndWithoutTheBoundValues() {
+        Jdbi jdbi = probeTable();
+        String secret = "5f2b9c0e1d7a4b3c8e6f0a1b2c3d4e5f5f2b9c0e1d7a4b3c8e6f0a1b2c3d4e5f";
+        HotStatements.Binder row = s -> {
+            s.setInt(1, 7);
+            s.setString(2, secret);
+            s.setObject(3, null);
+        };
+        jdbi.useHandle(h -> HotStatements.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", row));
+        UnableToExecuteStatementException duplicate = assertThrows(UnableToExecuteStatementException.class,
+                () -> jdbi.useHandle(h -> HotStatements.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", row)));
+        assertTrue(Deadlocks.isConflict(duplicate), "a key taken is a conflict, as through JDBI: " + duplicate);
+        String message = duplicate.getMessage();
+        int added = message.lastIndexOf(" [statement: ");
+        assertTrue(added > 0 && message.substring(added).contains("insert into hot_probe"), message);
+        // The driver's own text comes first (H2 quotes the whole row of a key violation); what this
+        // class adds names the statement and never a value bound to it, unlike JDBI's "arguments:".
+        assertFalse(message.substring(added).contains(secret), "no bound value added: " + message);
+    }
+
+    @Test
+    void moreThanOneRowForAOneRowQueryIsRefused() {
+        Jdbi jdbi = probeTable();
+        jdbi.useHandle(h -> h.execute("insert into hot_probe (id, secret) values (1, 'x'), (2, 'x')"));
+        assertThrows(IllegalStateException.class, () -> jdbi.withHandle(h -> HotStatements.queryOne(h,
+                "select id from hot_probe where secret = ?", s -> s.setString(1, "x"), r -> r.getInt(1))));
+    }
+}
