@@ -2,6 +2,8 @@ package dev.ledgerlink.oauth;
 
 import dev.ledgerlink.store.HotStatements;
 import dev.ledgerlink.store.TimeMapping;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -67,26 +69,25 @@ final class HotTokenStore {
     }
 
     void insertRefreshToken(String tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now) {
-        HotStatements.update(h, INSERT_REFRESH_TOKEN, s -> {
-            s.setString(1, tokenHash);
-            s.setLong(2, grantId);
-            s.setLong(3, userId);
-            s.setLong(4, applicationId);
-            s.setString(5, scopes);
-            TimeMapping.bind(s, 6, now);
-        });
+        HotStatements.update(h, INSERT_REFRESH_TOKEN, s -> bindTokenColumns(s, tokenHash, grantId, userId, applicationId, scopes, now));
     }
 
     void insertAccessToken(String tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now, Instant expiresAt) {
         HotStatements.update(h, INSERT_ACCESS_TOKEN, s -> {
-            s.setString(1, tokenHash);
-            s.setLong(2, grantId);
-            s.setLong(3, userId);
-            s.setLong(4, applicationId);
-            s.setString(5, scopes);
-            TimeMapping.bind(s, 6, now);
+            bindTokenColumns(s, tokenHash, grantId, userId, applicationId, scopes, now);
             TimeMapping.bind(s, 7, expiresAt);
         });
+    }
+
+    /** The first six columns both token inserts share, in their order. */
+    private static void bindTokenColumns(PreparedStatement s, String tokenHash, long grantId, long userId, long applicationId,
+                                         String scopes, Instant now) throws SQLException {
+        s.setString(1, tokenHash);
+        s.setLong(2, grantId);
+        s.setLong(3, userId);
+        s.setLong(4, applicationId);
+        s.setString(5, scopes);
+        TimeMapping.bind(s, 6, now);
     }
 
     Optional<RefreshTokenRow> refreshToken(String tokenHash) {
