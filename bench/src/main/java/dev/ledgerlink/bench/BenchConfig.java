@@ -1,6 +1,8 @@
 package dev.ledgerlink.bench;
 
+import dev.ledgerlink.bench.load.ClosedLoop;
 import dev.ledgerlink.bench.proc.BenchDatabase;
+import dev.ledgerlink.bench.proc.JitSettled;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -45,6 +47,11 @@ public record BenchConfig(
         return new BenchConfig(true, dbs, jar, out, profile,
                 Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofSeconds(1), List.of(4), 5_000, 10,
                 2, 2, 200, 5, Duration.ofMillis(20), 10, Duration.ofSeconds(2), 4, 1);
+    }
+
+    /** This run's warm-up for a load on the JVM {@code pid}: at least {@link #warmup}, on while its JIT is busy, at most {@link #warmupMost}. */
+    public ClosedLoop.Warmup warmupUntilJitQuiet(long pid) {
+        return new ClosedLoop.Warmup(warmup, warmupMost, new JitSettled(pid));
     }
 
     /** The same bounds with another, fixed warm-up (none, where each request consumes prepared state). */

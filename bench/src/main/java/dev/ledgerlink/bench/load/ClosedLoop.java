@@ -56,6 +56,31 @@ public final class ClosedLoop {
     /** @param windowStarts called between the warm-up and the measured window (to start counting CPU there) */
     public static Outcome run(int concurrency, Warmup warmup, Runnable windowStarts, Duration duration, long maxCount,
                               WorkerFactory factory) throws InterruptedException {
+        List<Worker> workers = prepare(concurrency, factory);
+        try {
+            Warmed warmed = warm(workers, warmup);
+            windowStarts.run();
+            Outcome o = phase(workers, duration, maxCount, true);
+            return new Outcome(o.ok(), o.failed(), o.seconds(), o.latencies(), o.firstFailure(), warmed.seconds());
+        } finally {
+            workers.forEach(Worker::close);
+        }
+    }
+
+    /** What a warm-up took, and how many of its requests were answered as expected. */
+    public record Warmed(double seconds, long ok) {}
+
+    /** The warm-up alone, for a load whose measured part is not a closed loop (the delivery scenario's). */
+    public static Warmed warmUp(int concurrency, Warmup warmup, WorkerFactory factory) throws InterruptedException {
+        List<Worker> workers = prepare(concurrency, factory);
+        try {
+            return warm(workers, warmup);
+        } finally {
+            workers.forEach(Worker::close);
+        }
+    }
+
+    private static List<Worker> prepare(int concurrency, WorkerFactory factory) {
         List<Worker> workers = new ArrayList<>();
         try {
             for (int i = 0; i < concurrency; i++) workers.add(factory.create(i));
@@ -63,19 +88,17 @@ public final class ClosedLoop {
             workers.forEach(Worker::close);
             throw new IllegalStateException("could not prepare load worker: " + e, e);
         }
-        try {
-            long warmStart = System.nanoTime();
-            if (!warmup.least().isZero()) phase(workers, warmup.least(), Long.MAX_VALUE, false);
-            while (System.nanoTime() - warmStart < warmup.most().toNanos() && !warmup.settled().getAsBoolean()) {
-                phase(workers, Duration.ofSeconds(1), Long.MAX_VALUE, false);
-            }
-            double warmed = (System.nanoTime() - warmStart) / 1e9;
-            windowStarts.run();
-            Outcome o = phase(workers, duration, maxCount, true);
-            return new Outcome(o.ok(), o.failed(), o.seconds(), o.latencies(), o.firstFailure(), warmed);
-        } finally {
-            workers.forEach(Worker::close);
+        return workers;
+    }
+
+    private static Warmed warm(List<Worker> workers, Warmup warmup) throws InterruptedException {
+        long start = System.nanoTime();
+        long ok = 0;
+        if (!warmup.least().isZero()) ok += phase(workers, warmup.least(), Long.MAX_VALUE, false).ok();
+        while (System.nanoTime() - start < warmup.most().toNanos() && !warmup.settled().getAsBoolean()) {
+            ok += phase(workers, Duration.ofSeconds(1), Long.MAX_VALUE, false).ok();
         }
+        return new Warmed((System.nanoTime() - start) / 1e9, ok);
     }
 
     private static Outcome phase(List<Worker> workers, Duration duration, long maxCount, boolean record)

@@ -8,7 +8,6 @@ import dev.ledgerlink.bench.delivery.ReceivedLog;
 import dev.ledgerlink.bench.http.LoopbackReceiver;
 import dev.ledgerlink.bench.load.ClosedLoop;
 import dev.ledgerlink.bench.proc.BenchDatabase;
-import dev.ledgerlink.bench.proc.JitSettled;
 import dev.ledgerlink.bench.proc.ServerProcess;
 import dev.ledgerlink.bench.proc.Usage;
 import dev.ledgerlink.bench.report.Figure;
@@ -71,8 +70,7 @@ public final class DeliveryScenario implements Scenario {
             }
             String accountId = "bench";
             Usage usage = Usage.start(ProcessHandle.current().pid(), false);
-            var warmup = new ClosedLoop.Warmup(c.warmup(), c.warmupMost(), new JitSettled(ProcessHandle.current().pid()));
-            ClosedLoop.Outcome o = ClosedLoop.run(c.bareConcurrency(), warmup, usage::windowStarts, c.window(), c.maxRequests(), w -> () -> {
+            ClosedLoop.Outcome o = ClosedLoop.run(c.bareConcurrency(), c.warmupUntilJitQuiet(ProcessHandle.current().pid()), usage::windowStarts, c.window(), c.maxRequests(), w -> () -> {
                 long id = OBJECT_IDS.incrementAndGet();
                 int endpoint = (int) (id % codes.size());
                 FormParams params = FormParams.notification("invoice.create", id, accountId, 1);
@@ -129,21 +127,9 @@ public final class DeliveryScenario implements Scenario {
         double warmed = 0;
         if (!c.warmupMost().isZero()) {
             rig.log.phase("warm");
-            AtomicLong warmEvents = new AtomicLong();
             long warmStart = System.nanoTime();
-            ClosedLoop.run(c.publishers(), new ClosedLoop.Warmup(c.warmup(), c.warmupMost(), new JitSettled(server.pid())), () -> {},
-                    Duration.ZERO, 0, w -> {
-                        DeliveryRig.Publisher p = rig.publisher();
-                        return new ClosedLoop.Worker() {
-                            public boolean call() throws Exception {
-                                boolean ok = p.publish("invoice.create", OBJECT_IDS.incrementAndGet());
-                                if (ok) warmEvents.incrementAndGet();
-                                return ok;
-                            }
-                            public void close() { p.close(); }
-                        };
-                    });
-            awaitCount(rig.log.group("warm:hook"), warmEvents.get() * c.callbacks(), Duration.ofSeconds(c.quick() ? 10 : 60));
+            ClosedLoop.Warmed w = ClosedLoop.warmUp(c.publishers(), c.warmupUntilJitQuiet(server.pid()), publishers(rig));
+            awaitCount(rig.log.group("warm:hook"), w.ok() * c.callbacks(), Duration.ofSeconds(c.quick() ? 10 : 60));
             warmed = (System.nanoTime() - warmStart) / 1e9;
         }
 
@@ -153,13 +139,7 @@ public final class DeliveryScenario implements Scenario {
         stage.beginProfile("delivery-load");
         Usage usage = Usage.start(server.pid(), stage.postgres());
         long start = System.nanoTime();
-        ClosedLoop.Outcome published = ClosedLoop.run(c.publishers(), Duration.ZERO, c.window(), c.maxEvents(), w -> {
-            DeliveryRig.Publisher p = rig.publisher();
-            return new ClosedLoop.Worker() {
-                public boolean call() throws Exception { return p.publish("invoice.create", OBJECT_IDS.incrementAndGet()); }
-                public void close() { p.close(); }
-            };
-        });
+        ClosedLoop.Outcome published = ClosedLoop.run(c.publishers(), Duration.ZERO, c.window(), c.maxEvents(), publishers(rig));
         long expected = published.ok() * c.callbacks();
         boolean drained = awaitCount(load, expected, Duration.ofSeconds(c.quick() ? 10 : 60));
         Usage.Summary u = usage.stop();
@@ -169,12 +149,9 @@ public final class DeliveryScenario implements Scenario {
         String note = String.format("%d events x %d callbacks in %.1f s (%s); %s; warm-up %.0f s, drained; bad signatures %d",
                 published.ok(), c.callbacks(), seconds, drained ? "all received" : "NOT all received: " + load.count() + " of " + expected,
                 u.describe(), warmed, rig.log.badSignatures());
-        out.add(Figure.measured(name(), "deliveries per second (" + c.callbacks() + " callbacks, " + c.publishers() + " publishers)", db,
-                rate, "/s", ">= 5,000", note).with("received", load.count()).with("expected", expected)
-                .with("events_published_per_second", published.perSecond()).with("server_cores", u.serverCpu() / u.seconds())
-                .with("loadgen_cores", u.loadgenCpu() / u.seconds()).with("postgres_cores", u.postgresCpu() / u.seconds())
-                .with("server_jit_cores", u.serverJitCpu() / u.seconds()).with("server_gc_cores", u.serverGcCpu() / u.seconds())
-                .with("warmup_seconds", warmed));
+        out.add(Loads.withUsage(Figure.measured(name(), "deliveries per second (" + c.callbacks() + " callbacks, " + c.publishers()
+                + " publishers)", db, rate, "/s", ">= 5,000", note).with("received", load.count()).with("expected", expected)
+                .with("events_published_per_second", published.perSecond()), u, warmed));
         out.add(Figure.measured(name(), "events published per second (acknowledged, durable)", db, published.perSecond(), "/s", null,
                 "publish p50 " + round(published.latencies().percentileMillis(0.5)) + " ms, p99 " + round(published.latencies().percentileMillis(0.99)) + " ms"));
         out.add(Figure.measured(name(), "engine / bare ratio", db, bare > 0 ? rate / bare : Double.NaN, "x", ">= 0.60", ""));
@@ -182,6 +159,17 @@ public final class DeliveryScenario implements Scenario {
         out.add(Figure.measured(name(), "publish-to-receive p99 under load", db, load.p(0.99), "ms", null, ""));
         out.add(Figure.measured(name(), "server RSS peak under delivery load", db, u.peakRssMib(), "MiB", "<= 300", ""));
         return out;
+    }
+
+    /** Closed-loop publishers of invoice.create, one connection each. */
+    private static ClosedLoop.WorkerFactory publishers(DeliveryRig rig) {
+        return w -> {
+            DeliveryRig.Publisher p = rig.publisher();
+            return new ClosedLoop.Worker() {
+                public boolean call() throws Exception { return p.publish("invoice.create", OBJECT_IDS.incrementAndGet()); }
+                public void close() { p.close(); }
+            };
+        };
     }
 
     static boolean awaitCount(ReceivedLog.Group g, long expected, Duration bound) throws InterruptedException {

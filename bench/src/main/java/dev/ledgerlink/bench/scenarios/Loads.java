@@ -2,7 +2,6 @@ package dev.ledgerlink.bench.scenarios;
 
 import dev.ledgerlink.bench.BenchConfig;
 import dev.ledgerlink.bench.load.ClosedLoop;
-import dev.ledgerlink.bench.proc.JitSettled;
 import dev.ledgerlink.bench.proc.Usage;
 import dev.ledgerlink.bench.report.Figure;
 import java.util.List;
@@ -22,9 +21,20 @@ final class Loads {
             throws InterruptedException {
         // Peak RSS is the peak of the whole loaded period (warm-up too); CPU is the window's average.
         Usage usage = Usage.start(serverPid, postgres);
-        var warmup = new ClosedLoop.Warmup(c.warmup(), c.warmupMost(), new JitSettled(serverPid));
-        ClosedLoop.Outcome o = ClosedLoop.run(concurrency, warmup, usage::windowStarts, c.window(), maxCount, f);
+        ClosedLoop.Outcome o = ClosedLoop.run(concurrency, c.warmupUntilJitQuiet(serverPid), usage::windowStarts, c.window(), maxCount, f);
         return new Measured(o, usage.stop());
+    }
+
+    /** The window's CPU split and warm-up, as fields of a rate's figure in results.json. */
+    static Figure withUsage(Figure f, Usage.Summary u, double warmupSeconds) {
+        return f.with("server_cores", u.serverCpu() / u.seconds())
+                .with("loadgen_cores", u.loadgenCpu() / u.seconds())
+                .with("server_jit_cores", u.serverJitCpu() / u.seconds())
+                .with("server_gc_cores", u.serverGcCpu() / u.seconds())
+                .with("warmup_seconds", warmupSeconds)
+                .with("postgres_cores", u.postgresCpu() / u.seconds())
+                .with("machine_busy", u.machineBusy())
+                .with("other_processes_cores", u.otherCores());
     }
 
     /** rate, p50, p99 and peak RSS figures of one measured window. */
@@ -40,16 +50,8 @@ final class Loads {
         String warmed = o.warmupSeconds() > 0 ? String.format("; warm-up %.0f s", o.warmupSeconds()) : "";
         String note = m.usage().describe() + warmed + (o.failed() > 0 ? "; " + o.failed() + " failed, first: " + o.firstFailure() : "");
         String prefix = what + " c" + concurrency;
-        Figure rate = Figure.measured(scenario, prefix + " per second", db, o.perSecond(), "/s", rateTarget, note)
-                .with("ok", o.ok()).with("failed", o.failed()).with("seconds", o.seconds())
-                .with("server_cores", m.usage().serverCpu() / m.usage().seconds())
-                .with("loadgen_cores", m.usage().loadgenCpu() / m.usage().seconds())
-                .with("server_jit_cores", m.usage().serverJitCpu() / m.usage().seconds())
-                .with("server_gc_cores", m.usage().serverGcCpu() / m.usage().seconds())
-                .with("warmup_seconds", o.warmupSeconds())
-                .with("postgres_cores", m.usage().postgresCpu() / m.usage().seconds())
-                .with("machine_busy", m.usage().machineBusy())
-                .with("other_processes_cores", m.usage().otherCores());
+        Figure rate = withUsage(Figure.measured(scenario, prefix + " per second", db, o.perSecond(), "/s", rateTarget, note)
+                .with("ok", o.ok()).with("failed", o.failed()).with("seconds", o.seconds()), m.usage(), o.warmupSeconds());
         return List.of(rate,
                 Figure.measured(scenario, prefix + " p50", db, o.latencies().percentileMillis(0.50), "ms", null, ""),
                 Figure.measured(scenario, prefix + " p99", db, o.latencies().percentileMillis(0.99), "ms", p99Target, ""),
