@@ -44,7 +44,6 @@ public final class TimeMapping {
 
     /** The instant in a column, or null. */
     public static Instant read(ResultSet rs, String column) throws SQLException {
-        OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
-        return t == null ? null : t.toInstant();
+        return read(rs, rs.findColumn(column));
     }
 }
