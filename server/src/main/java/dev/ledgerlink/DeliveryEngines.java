@@ -29,6 +29,7 @@ final class DeliveryEngines {
         DeliveryEngine engine = new DeliveryEngine(config, services.database(), services.clock(), services.secretBox(), services.metrics(), services.notices(),
                 services.audit());
         services.deliveries().onEnqueued(engine::wake);
+        services.deliveries().handOffTo(engine);
         services.deliveries().onStallCheck(engine::stalled);
         return engine;
     }

@@ -81,7 +81,7 @@ public record Services(
                 OAuthServer.create(settings, clock, jdbi, database.dialect(), database.groupCommit(), tokens, users, applications, notices, audit),
                 secretBox,
                 deliveries,
-                new EventPublisher(jdbi, clock, deliveries::fanOut, deliveries::enqueued),
+                new EventPublisher(jdbi, database.groupCommit(), database.dialect(), clock, deliveries::fanOut),
                 callbacks,
                 new CallbackHistory(callbacks, deliveries),
                 new OperatorCallbacks(jdbi, clock, deliveries::dropPending, audit),

@@ -19,6 +19,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -128,15 +129,45 @@ public final class DeliveryEngine implements AutoCloseable {
         }
     }
 
+    /** The lease under which rows are sent: the token that owns them, and when another process may take them over. */
+    record Lease(String token, Instant until) {}
+
+    private Lease newLease(Instant now) {
+        return new Lease(processId + "-" + UUID.randomUUID(), now.plus(lease));
+    }
+
+    /**
+     * For a publish about to queue deliveries (DeliveryService.fanOut): a lease to insert them under,
+     * when this engine is running and has a free slot now; null otherwise, and the rows are queued
+     * unleased for the next claim.
+     */
+    Lease leaseForPublish(Instant now) {
+        if (!running || slots.availablePermits() == 0) return null;
+        return newLease(now);
+    }
+
+    /** After the publisher's commit: sends the rows leased to this engine in the publish, or gives them back to the queue. */
+    void start(Lease lease, List<ClaimedDelivery> published) {
+        metrics.handedOff.increment(published.size());
+        try {
+            startAll(published, lease.token(), DbTime.now(clock));
+        } catch (RuntimeException e) {
+            // The publish has committed and must be answered as such. Rows neither started nor given
+            // back stay leased to this engine and are claimed again when the lease ends.
+            LOG.warn("deliveries of a publish not handed back to the queue (claimed again when their lease ends, {}): {}", lease.until(), e.toString());
+        }
+    }
+
     private int claimAndStart(int limit) {
-        String token = processId + "-" + UUID.randomUUID();
         Instant now = DbTime.now(clock);
+        Lease lease = newLease(now);
+        String token = lease.token();
         List<Object> busy = new ArrayList<>();
         busy.add(-1L);
         inFlightPerCallback.forEach((id, n) -> { if (n.get() >= perCallbackLimit) busy.add(id); });
         List<ClaimedDelivery> claimed = database.jdbi().withHandle(h -> {
             try {
-                claim(h, token, now, limit, busy);
+                claim(h, lease, now, limit, busy);
             } catch (RuntimeException e) {
                 // Only a conflict with another process claiming at the same moment (H2 can report
                 // that as a deadlock or a lock timeout) is expected: the rows this token already took
@@ -149,12 +180,23 @@ public final class DeliveryEngine implements AutoCloseable {
             return DeliveryStore.loadClaimed(h, token);
         });
         if (claimed.isEmpty()) return 0;
+        metrics.claimed.increment(claimed.size());
+        startAll(claimed, token, now);
+        return claimed.size();
+    }
+
+    /**
+     * Starts an attempt for each leased row there is room for (a free slot, and its callback under its
+     * own limit); the others go back to the queue, due now, for the next claim. A handed-off publish
+     * may have taken slots since a claim counted them, so nothing here waits for a slot.
+     */
+    private void startAll(List<ClaimedDelivery> leased, String token, Instant now) {
         Map<Long, String> codes = new HashMap<>();   // the SecretBox is opened once per callback per batch
-        List<Long> overLimit = new ArrayList<>();
-        for (ClaimedDelivery d : claimed) {
+        List<Long> giveBack = new ArrayList<>();
+        for (ClaimedDelivery d : leased) {
             AtomicInteger n = inFlightPerCallback.computeIfAbsent(d.callbackId(), k -> new AtomicInteger());
-            if (n.get() >= perCallbackLimit) {
-                overLimit.add(d.id());
+            if (!running || n.get() >= perCallbackLimit) {
+                giveBack.add(d.id());
                 continue;
             }
             if (!d.isVerification() && (!d.verified() || d.disabled())) {
@@ -168,22 +210,32 @@ public final class DeliveryEngine implements AutoCloseable {
                 recorder.record(d, token, now, null, AttemptOutcome.noResponse(0, "verification code cannot be decrypted (secrets.key changed?)"));
                 continue;
             }
+            if (!slots.tryAcquire()) {
+                giveBack.add(d.id());
+                continue;
+            }
             n.incrementAndGet();
-            slots.acquireUninterruptibly();
-            sends.execute(() -> attempt(d, token, code));
+            try {
+                sends.execute(() -> attempt(d, token, code));
+            } catch (RejectedExecutionException stopping) {
+                n.decrementAndGet();
+                slots.release();
+                giveBack.add(d.id());
+            }
         }
-        if (!overLimit.isEmpty()) {
+        if (!giveBack.isEmpty()) {
             database.jdbi().useHandle(h -> {
                 var batch = h.prepareBatch(DeliveryStore.RELEASE);
-                for (Long id : overLimit) batch.bind("id", id).bind("token", token).bind("now", now).add();
+                for (Long id : giveBack) batch.bind("id", id).bind("token", token).bind("now", now).add();
                 batch.execute();
             });
+            wakeups.release();
         }
-        return claimed.size();
     }
 
-    private void claim(Handle h, String token, Instant now, int limit, List<Object> busy) {
-        Instant leaseUntil = now.plus(lease);
+    private void claim(Handle h, Lease lease, Instant now, int limit, List<Object> busy) {
+        String token = lease.token();
+        Instant leaseUntil = lease.until();
         if (database.dialect() == Database.Dialect.POSTGRESQL) {
             h.createUpdate(DeliveryStore.CLAIM_POSTGRES).defineList("busy", busy)
                     .bind("token", token).bind("leaseUntil", leaseUntil).bind("now", now).bind("limit", limit).execute();

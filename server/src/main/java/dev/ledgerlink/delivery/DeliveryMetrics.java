@@ -6,12 +6,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** The engine's meters: outcomes, the queue depth (refreshed each poll), and attempt latency. */
+/** The engine's meters: outcomes, how work reached the engine, the queue depth (refreshed each poll), and attempt latency. */
 final class DeliveryMetrics {
     final Counter delivered;
     final Counter failed;
     final Counter dropped;
     final Counter disabled;
+    final Counter claimed;
+    final Counter handedOff;
     final Timer attempt;
     final AtomicLong queueDepth = new AtomicLong();
 
@@ -20,6 +22,8 @@ final class DeliveryMetrics {
         failed = Counter.builder("ledgerlink.deliveries.failed").description("Failed attempts (non-2xx, timeout, refused)").register(registry);
         dropped = Counter.builder("ledgerlink.deliveries.dropped").description("Deliveries given up: retries exhausted, callback disabled, unverified or gone").register(registry);
         disabled = Counter.builder("ledgerlink.callbacks.disabled").description("Callbacks disabled after the failure window").register(registry);
+        claimed = Counter.builder("ledgerlink.deliveries.claimed").description("Deliveries taken from the queue by this process's claim passes (retries, other processes' publishes, overflow)").register(registry);
+        handedOff = Counter.builder("ledgerlink.deliveries.handed.off").description("Deliveries leased to this process's engine by a publish and handed to it after the commit, without a claim pass").register(registry);
         attempt = Timer.builder("ledgerlink.delivery.attempt").description("Duration of one delivery attempt").publishPercentileHistogram().register(registry);
         Gauge.builder("ledgerlink.deliveries.queue.depth", queueDepth, AtomicLong::get).description("Pending deliveries in the database").register(registry);
     }

@@ -1,7 +1,8 @@
 package dev.ledgerlink.delivery;
 
-import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.events.FanOut;
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.paging.Paging;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
 
@@ -26,6 +28,7 @@ public final class DeliveryService {
     private final Clock clock;
     private final Recovery recovery;
     private volatile Runnable wake = () -> {};
+    private volatile DeliveryEngine engine;
     private volatile Supplier<Optional<Duration>> stalled = Optional::empty;
 
     public DeliveryService(Jdbi jdbi, Clock clock, Recovery recovery) {
@@ -37,6 +40,14 @@ public final class DeliveryService {
     /** Called by the engine of this process so new work starts without waiting for a poll. */
     public void onEnqueued(Runnable wake) {
         this.wake = wake;
+    }
+
+    /**
+     * Called when this process runs an engine: the deliveries a publish queues are then leased to it in
+     * the publisher's transaction and handed to it after the commit (see {@link #fanOut}).
+     */
+    public void handOffTo(DeliveryEngine engine) {
+        this.engine = engine;
     }
 
     /** Called by the engine of this process so health checks see a dispatcher that is stuck. */
@@ -66,7 +77,7 @@ public final class DeliveryService {
     }
 
     /** In the caller's transaction (the callback's own): the engine is woken by {@link #enqueued()} after the commit. */
-    public long enqueueVerification(org.jdbi.v3.core.Handle h, long callbackId) {
+    public long enqueueVerification(Handle h, long callbackId) {
         return h.createUpdate(DeliveryStore.INSERT_VERIFICATION)
                 .bind("callbackId", callbackId).bind("now", DbTime.now(clock))
                 .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one();
@@ -76,10 +87,28 @@ public final class DeliveryService {
      * Fan-out of a just-stored event, inside the publisher's transaction: one delivery per verified,
      * enabled callback of the account subscribed to the name or its noun, in one INSERT ... SELECT
      * (an events.FanOut, handed to the publisher by the wiring).
+     *
+     * <p>When this process's engine has a free slot, the rows are inserted already leased to it and read
+     * back in the same transaction, and after the commit the engine starts sending them: no claim pass,
+     * no statements beyond the insert and that read. The rows stay the durable record (a crash before
+     * the outcome is recorded leaves them to whichever process claims them when the lease ends, as
+     * after any claim). Otherwise (no engine here, as in the CLI; or every slot busy) they are queued
+     * unleased and this process's engine, if any, is woken to claim them.
      */
-    public int fanOut(org.jdbi.v3.core.Handle h, long eventId, String accountId, String name, String noun, java.time.Instant now) {
-        return h.createUpdate(DeliveryStore.FAN_OUT).bind("eventId", eventId).bind("accountId", accountId)
-                .bind("name", name).bind("noun", noun).bind("now", now).execute();
+    public FanOut.Queued fanOut(Handle h, long eventId, String accountId, String name, String noun, Instant now) {
+        DeliveryEngine direct = engine;
+        DeliveryEngine.Lease lease = direct == null ? null : direct.leaseForPublish(now);
+        if (lease == null) {
+            int queued = h.createUpdate(DeliveryStore.FAN_OUT).bind("eventId", eventId).bind("accountId", accountId)
+                    .bind("name", name).bind("noun", noun).bind("now", now).execute();
+            return queued == 0 ? FanOut.Queued.NONE : new FanOut.Queued(queued, this::enqueued);
+        }
+        int queued = h.createUpdate(DeliveryStore.FAN_OUT_LEASED).bind("eventId", eventId).bind("accountId", accountId)
+                .bind("name", name).bind("noun", noun).bind("now", now)
+                .bind("token", lease.token()).bind("leaseUntil", lease.until()).execute();
+        if (queued == 0) return FanOut.Queued.NONE;
+        List<ClaimedDelivery> claimed = DeliveryStore.loadClaimed(h, lease.token());
+        return new FanOut.Queued(queued, () -> direct.start(lease, claimed));
     }
 
     /** A page of one callback's deliveries, newest first, each with its attempts. */
@@ -184,7 +213,7 @@ public final class DeliveryService {
     }
 
     /** Every attempt of these deliveries in one query (no N+1). */
-    private static List<DeliveryRecord> withAttempts(org.jdbi.v3.core.Handle h, List<DeliveryRecord> rows) {
+    private static List<DeliveryRecord> withAttempts(Handle h, List<DeliveryRecord> rows) {
         Map<Long, List<DeliveryRecord.Attempt>> attempts = new LinkedHashMap<>();
         if (!rows.isEmpty()) {
             h.createQuery(DeliveryHistory.ATTEMPTS).bindList("ids", rows.stream().map(DeliveryRecord::id).toList())

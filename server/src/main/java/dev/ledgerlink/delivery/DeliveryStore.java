@@ -24,6 +24,18 @@ final class DeliveryStore {
             where c.account_id = :accountId and c.event_noun = :noun and (c.event = :name or c.event = :noun)
               and c.verified = true and c.disabled = false""";
 
+    /**
+     * The same fan-out, leased in the insert to this process's engine, which sends the rows as soon as
+     * the publisher has committed (no claim pass): next_attempt_at is the lease's end, so another
+     * process takes them over only if this one dies before recording an outcome.
+     */
+    static final String FAN_OUT_LEASED = """
+            insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, lease_owner, created_at)
+            select c.id, :eventId, 'event', 'pending', 0, :leaseUntil, :token, :now
+            from callbacks c
+            where c.account_id = :accountId and c.event_noun = :noun and (c.event = :name or c.event = :noun)
+              and c.verified = true and c.disabled = false""";
+
     /** PostgreSQL: take due rows nobody else is claiming right now, in one statement. */
     static final String CLAIM_POSTGRES = """
             update deliveries set lease_owner = :token, next_attempt_at = :leaseUntil

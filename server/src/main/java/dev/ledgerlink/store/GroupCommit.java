@@ -36,8 +36,11 @@ import org.jdbi.v3.core.Jdbi;
  * <p>Used by the refresh grant (oauth/RefreshTokenGrant), where on H2 the durable commit, one chunk
  * written per transaction, was a large share of a grant: in interleaved runs of the token scenario
  * (docs/BENCHMARKS.md) refresh grants went up about 9% (within this machine's run-to-run spread) and
- * their p99 at 64 chains from 102-105 ms to 54-76 ms. Tried for publishing events and for code
- * exchanges too, it made no measurable difference there and is not used there.
+ * their p99 at 64 chains from 102-105 ms to 54-76 ms; on a machine whose commits cost more, 2.2-2.6x
+ * at 64 chains. Also used by event publishing on H2 (events/EventPublisher), where it was worth
+ * about 25% more deliveries per second on such a machine; not on PostgreSQL, where a savepoint per
+ * publish cost more than the shared flush saved. Tried for code exchanges, it made no measurable
+ * difference there and is not used there.
  *
  * <p>A unit must be a whole transaction's work that may run twice when its first run was rolled
  * back, and must not register after-commit callbacks on the handle (the shared handle would run them

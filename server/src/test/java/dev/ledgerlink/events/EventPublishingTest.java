@@ -61,6 +61,38 @@ class EventPublishingTest {
     }
 
     @Test
+    void concurrentPublishesOfOneKeyAgreeOnOneEventWhileOthersEachGetTheirOwn() throws Exception {
+        long id = f.verified("invoice.create", receiver).id();
+        int each = 8;
+        var start = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<Event>> sameKey = new java.util.ArrayList<>();
+        List<java.util.concurrent.Future<Event>> ownKeys = new java.util.ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < each; i++) {
+                String own = "own-" + i;
+                sameKey.add(pool.submit(() -> publishAfter(start, 11L, "shared-key")));
+                ownKeys.add(pool.submit(() -> publishAfter(start, 12L, own)));
+            }
+            start.countDown();
+            java.util.Set<Long> shared = new java.util.HashSet<>();
+            java.util.Set<Long> separate = new java.util.HashSet<>();
+            for (var e : sameKey) shared.add(e.get().id());
+            for (var e : ownKeys) separate.add(e.get().id());
+            assertEquals(1, shared.size(), "one event for one key: " + shared);
+            assertEquals(each, separate.size(), "an event per key: " + separate);
+        }
+        long deliveries = server.services().database().jdbi().withHandle(h -> h.createQuery(
+                "select count(*) from deliveries where callback_id = :id and kind = 'event'").bind("id", id).mapTo(Long.class).one());
+        assertEquals(1 + each, deliveries, "each event fanned out once");
+        assertEquals(1 + each, receiver.await(1 + each, r -> r.body().startsWith("name=invoice.create")).size());
+    }
+
+    private Event publishAfter(java.util.concurrent.CountDownLatch start, long objectId, String key) throws InterruptedException {
+        start.await();
+        return server.services().events().publish(new EventPublisher.Request("invoice.create", f.account().accountId(), objectId, f.user().id(), key));
+    }
+
+    @Test
     void anIdempotencyKeyReusedWithAnotherPayloadIsA409NamingTheKey() {
         String acct = f.account().accountId();
         var first = server.http.postJson("/internal/v1/events", event("invoice.create", acct, 7, f.user().id()),
