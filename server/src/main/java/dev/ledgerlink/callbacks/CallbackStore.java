@@ -87,8 +87,11 @@ public interface CallbackStore {
     @SqlUpdate("update callbacks set failing_since = :now, updated_at = :now where id = :id and failing_since is null")
     int startFailureRun(long id, Instant now);
 
-    @SqlUpdate("update callbacks set failing_since = null, updated_at = :now where id = :id and failing_since is not null")
-    int endFailureRun(long id, Instant now);
+    /**
+     * Ends the runs of failures of these callbacks (one statement for a whole batch of outcomes, run
+     * without attaching this interface: it is on every recorded delivery's path).
+     */
+    String END_FAILURE_RUNS = "update callbacks set failing_since = null, updated_at = :now where id in (<ids>) and failing_since is not null";
 
     /** Disables only if the run of failures is still old enough (a success in between resets failing_since). */
     @SqlUpdate("""

@@ -3,6 +3,7 @@ package dev.ledgerlink.callbacks;
 import dev.ledgerlink.callbacks.CallbackStateMachine.State;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
@@ -14,8 +15,8 @@ import org.jdbi.v3.core.Handle;
  */
 public interface DeliveryFailures {
 
-    /** An attempt succeeded: the callback's run of failures, if any, ends. */
-    void succeeded(Handle h, long callbackId, Instant now);
+    /** Attempts to these callbacks succeeded: each one's run of failures, if any, ends. */
+    void succeeded(Handle h, Collection<Long> callbackIds, Instant now);
 
     /**
      * An attempt failed at {@code now}. The first failure starts a run; once the run has lasted

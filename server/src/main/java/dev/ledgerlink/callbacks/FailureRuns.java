@@ -5,6 +5,8 @@ import dev.ledgerlink.callbacks.CallbackStateMachine.State;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Trigger;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
@@ -22,8 +24,9 @@ public final class FailureRuns implements DeliveryFailures {
     }
 
     @Override
-    public void succeeded(Handle h, long callbackId, Instant now) {
-        h.attach(CallbackStore.class).endFailureRun(callbackId, now);
+    public void succeeded(Handle h, Collection<Long> callbackIds, Instant now) {
+        if (callbackIds.isEmpty()) return;
+        h.createUpdate(CallbackStore.END_FAILURE_RUNS).bindList("ids", List.copyOf(callbackIds)).bind("now", now).execute();
     }
 
     @Override

@@ -230,7 +230,7 @@ final class ResultRecorder implements AutoCloseable {
             failures.failed(h, d.callbackId(), state, d.failingSince(), now)
                     .ifPresent(t -> disabled(h, d, t, "failing_too_long", "every attempt failed since " + d.failingSince(), now, drops, tally));
         }
-        for (Long id : succeeded) failures.succeeded(h, id, now);
+        failures.succeeded(h, succeeded, now);
     }
 
     /** A callback the callbacks capability just disabled: the effects on the queue, the operator's notice, the audit line. */

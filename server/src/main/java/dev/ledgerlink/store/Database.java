@@ -69,6 +69,7 @@ public final class Database implements AutoCloseable {
                     .dataSource(ds)
                     .locations("classpath:db/migration")
                     .placeholders(java.util.Map.of("dialect", dialect.name().toLowerCase()))
+                    .javaMigrations(new V20__h2_identity_cache())
                     .load()
                     .migrate();
         } catch (SQLException e) {

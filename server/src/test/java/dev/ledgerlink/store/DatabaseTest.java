@@ -30,6 +30,23 @@ class DatabaseTest {
     }
 
     @Test
+    void onH2EveryIdentityColumnTakesIdsFromACacheOfAThousandAndOnPostgresItIsLeftAsItWas() {
+        var db = TestDatabases.fresh();
+        try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {
+            String sql = TestDatabases.postgres()
+                    ? "select sequencename || '=' || cast(cache_size as varchar) from pg_sequences where schemaname = current_schema"
+                    : """
+                      select lower(table_name) || '=' || cast(identity_cache as varchar) from information_schema.columns
+                      where table_schema = current_schema and is_identity = 'YES'""";
+            List<String> caches = d.jdbi().withHandle(h -> h.createQuery(sql).mapTo(String.class).list());
+            assertTrue(caches.stream().anyMatch(c -> c.startsWith("deliveries")), caches.toString());
+            assertTrue(caches.stream().anyMatch(c -> c.startsWith("delivery_attempts")), caches.toString());
+            String expected = "=" + (TestDatabases.postgres() ? 1 : V20__h2_identity_cache.CACHE);
+            assertEquals(List.of(), caches.stream().filter(c -> !c.endsWith(expected)).toList());
+        }
+    }
+
+    @Test
     void openingTwiceIsIdempotent() {
         var db = TestDatabases.fresh();
         try (Database first = Database.open(db.url(), db.user(), db.password(), 2, null)) {
