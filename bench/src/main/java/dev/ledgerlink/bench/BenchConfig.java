@@ -35,7 +35,7 @@ public record BenchConfig(
 
     public static BenchConfig full(List<BenchDatabase.Kind> dbs, Path jar, Path out, boolean profile) {
         return new BenchConfig(false, dbs, jar, out, profile,
-                Duration.ofSeconds(3), Duration.ofSeconds(45), Duration.ofSeconds(10), List.of(16, 64), 2_000_000, 150,
+                Duration.ofSeconds(3), Duration.ofSeconds(120), Duration.ofSeconds(10), List.of(16, 64), 2_000_000, 150,
                 8, 8, 200_000, 100, Duration.ofMillis(50), 40, Duration.ofSeconds(12), 64, 3);
     }
 
