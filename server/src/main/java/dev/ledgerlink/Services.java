@@ -17,6 +17,7 @@ import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.OAuthServer;
 import dev.ledgerlink.oauth.TokenService;
 import dev.ledgerlink.events.EventPublisher;
+import dev.ledgerlink.events.FanOut;
 import dev.ledgerlink.notifications.NotificationSettings;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retention.RetentionRules;
@@ -81,7 +82,10 @@ public record Services(
                 OAuthServer.create(settings, clock, jdbi, database.dialect(), database.groupCommit(), tokens, users, applications, notices, audit),
                 secretBox,
                 deliveries,
-                new EventPublisher(jdbi, database.groupCommit(), database.dialect(), clock, deliveries::fanOut),
+                new EventPublisher(jdbi, database.groupCommit(), database.dialect(), clock, (h, eventId, accountId, name, noun, now) -> {
+                    DeliveryService.Queued q = deliveries.fanOut(h, eventId, accountId, name, noun, now);
+                    return new FanOut.Queued(q.deliveries(), q.afterCommit());
+                }),
                 callbacks,
                 new CallbackHistory(callbacks, deliveries),
                 new OperatorCallbacks(jdbi, clock, deliveries::dropPending, audit),

@@ -1,7 +1,6 @@
 package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.errors.ServiceException;
-import dev.ledgerlink.events.FanOut;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.paging.Paging;
 import java.time.Clock;
@@ -86,7 +85,7 @@ public final class DeliveryService {
     /**
      * Fan-out of a just-stored event, inside the publisher's transaction: one delivery per verified,
      * enabled callback of the account subscribed to the name or its noun, in one INSERT ... SELECT
-     * (an events.FanOut, handed to the publisher by the wiring).
+     * (the events.FanOut the wiring hands to the publisher).
      *
      * <p>When this process's engine has a free slot, the rows are inserted already leased to it and read
      * back in the same transaction, and after the commit the engine starts sending them: no claim pass,
@@ -95,20 +94,25 @@ public final class DeliveryService {
      * after any claim). Otherwise (no engine here, as in the CLI; or every slot busy) they are queued
      * unleased and this process's engine, if any, is woken to claim them.
      */
-    public FanOut.Queued fanOut(Handle h, long eventId, String accountId, String name, String noun, Instant now) {
+    public Queued fanOut(Handle h, long eventId, String accountId, String name, String noun, Instant now) {
         DeliveryEngine direct = engine;
         DeliveryEngine.Lease lease = direct == null ? null : direct.leaseForPublish(now);
         if (lease == null) {
             int queued = h.createUpdate(DeliveryStore.FAN_OUT).bind("eventId", eventId).bind("accountId", accountId)
                     .bind("name", name).bind("noun", noun).bind("now", now).execute();
-            return queued == 0 ? FanOut.Queued.NONE : new FanOut.Queued(queued, this::enqueued);
+            return queued == 0 ? Queued.NONE : new Queued(queued, this::enqueued);
         }
         int queued = h.createUpdate(DeliveryStore.FAN_OUT_LEASED).bind("eventId", eventId).bind("accountId", accountId)
                 .bind("name", name).bind("noun", noun).bind("now", now)
                 .bind("token", lease.token()).bind("leaseUntil", lease.until()).execute();
-        if (queued == 0) return FanOut.Queued.NONE;
+        if (queued == 0) return Queued.NONE;
         List<ClaimedDelivery> claimed = DeliveryStore.loadClaimed(h, lease.token());
-        return new FanOut.Queued(queued, () -> direct.start(lease, claimed));
+        return new Queued(queued, () -> direct.start(lease, claimed));
+    }
+
+    /** What a fan-out queued, and what its publisher runs once its transaction has committed (never before). */
+    public record Queued(int deliveries, Runnable afterCommit) {
+        static final Queued NONE = new Queued(0, () -> {});
     }
 
     /** A page of one callback's deliveries, newest first, each with its attempts. */

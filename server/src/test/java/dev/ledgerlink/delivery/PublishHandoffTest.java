@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.events.Event;
-import dev.ledgerlink.events.FanOut;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.FreshServer;
@@ -98,7 +97,7 @@ class PublishHandoffTest {
         Instant now = DbTime.now(server.clock);
         // The publish's transaction, committed, with the hand-off never run: what a kill -9 between the
         // commit and the hand-off leaves.
-        FanOut.Queued queued = server.services().database().jdbi().inTransaction(h -> {
+        DeliveryService.Queued queued = server.services().database().jdbi().inTransaction(h -> {
             long eventId = h.createUpdate("""
                             insert into events (account_id, name, object_id, user_id, created_at)
                             values (:account, 'invoice.create', 77, :user, :now)""")
