@@ -16,13 +16,17 @@ final class DeliveryStore {
             insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, created_at)
             values (:callbackId, null, 'verification', 'pending', 0, :now, :now)""";
 
-    /** Fan-out of one event: a delivery per verified, enabled callback of the account subscribed to the name or its noun. */
-    static final String FAN_OUT = """
-            insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, created_at)
-            select c.id, :eventId, 'event', 'pending', 0, :now, :now
+    /** The verified, enabled callbacks of the account subscribed to the event's name or its noun. */
+    private static final String SUBSCRIBERS = """
+
             from callbacks c
             where c.account_id = :accountId and c.event_noun = :noun and (c.event = :name or c.event = :noun)
               and c.verified = true and c.disabled = false""";
+
+    /** Fan-out of one event: a delivery per subscriber, queued unleased. */
+    static final String FAN_OUT = """
+            insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, created_at)
+            select c.id, :eventId, 'event', 'pending', 0, :now, :now""" + SUBSCRIBERS;
 
     /**
      * The same fan-out, leased in the insert to this process's engine, which sends the rows as soon as
@@ -31,10 +35,7 @@ final class DeliveryStore {
      */
     static final String FAN_OUT_LEASED = """
             insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, lease_owner, created_at)
-            select c.id, :eventId, 'event', 'pending', 0, :leaseUntil, :token, :now
-            from callbacks c
-            where c.account_id = :accountId and c.event_noun = :noun and (c.event = :name or c.event = :noun)
-              and c.verified = true and c.disabled = false""";
+            select c.id, :eventId, 'event', 'pending', 0, :leaseUntil, :token, :now""" + SUBSCRIBERS;
 
     /** PostgreSQL: take due rows nobody else is claiming right now, in one statement. */
     static final String CLAIM_POSTGRES = """

@@ -78,16 +78,16 @@ public final class EventPublisher {
     private record Stored(Event event, FanOut.Queued queued) {}
 
     private Stored store(Handle h, Request r) {
-        boolean accountExists = h.createQuery("select count(*) from accounts where account_id = :a")
-                .bind("a", r.accountId()).mapTo(Integer.class).one() > 0;
-        if (!accountExists) new Validation().add("account_id", "is not a known account").throwIfInvalid();
         Instant now = DbTime.now(clock);
-        long id = h.createUpdate("""
+        // The account's existence is the insert's own condition: one statement, no row for an unknown account.
+        Optional<Long> stored = h.createUpdate("""
                         insert into events (account_id, name, object_id, user_id, idempotency_key, created_at)
-                        values (:accountId, :name, :objectId, :userId, :key, :now)""")
+                        select :accountId, :name, :objectId, :userId, :key, :now from accounts where account_id = :accountId""")
                 .bind("accountId", r.accountId()).bind("name", r.name()).bind("objectId", r.objectId())
                 .bind("userId", r.userId()).bind("key", r.idempotencyKey()).bind("now", now)
-                .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one();
+                .executeAndReturnGeneratedKeys("id").mapTo(Long.class).findOne();
+        if (stored.isEmpty()) new Validation().add("account_id", "is not a known account").throwIfInvalid();
+        long id = stored.orElseThrow();
         FanOut.Queued queued = fanOut.queue(h, id, r.accountId(), r.name(), EventCatalog.nounOf(r.name()), now);
         return new Stored(new Event(id, r.name(), r.accountId(), r.objectId(), r.userId(), now, queued.deliveries()), queued);
     }
