@@ -1,10 +1,11 @@
 package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.Services;
+import dev.ledgerlink.testing.TestServer;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
-/** Small helpers of the delivery tests: wait for a state, read a callback's notifications. */
+/** Small helpers of the delivery tests: wait for a state, read a callback's notifications, read a counter. */
 public final class Deliveries {
     private Deliveries() {}
 
@@ -22,6 +23,12 @@ public final class Deliveries {
     static List<DeliveryRecord> notifications(Services s, long callbackId) {
         return s.deliveries().history(null, callbackId, 1, 100).deliveries().stream()
                 .filter(d -> !d.kind().equals(ClaimedDelivery.VERIFICATION)).toList();
+    }
+
+    /** The value of a counter on the server's /metrics, e.g. ledgerlink_deliveries_delivered_total (0 before the first). */
+    static double counter(TestServer server, String name) {
+        return server.http.get("/metrics").body().lines().filter(l -> l.startsWith(name + " "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.indexOf(' ') + 1))).findFirst().orElse(0);
     }
 
     public static void await(String what, BooleanSupplier condition) {

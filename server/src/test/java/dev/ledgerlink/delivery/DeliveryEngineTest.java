@@ -261,22 +261,16 @@ class DeliveryEngineTest {
     void outcomesAreCountedInTheMetrics(TestServer server) {
         long id = f.verified("invoice", receiver).id();
         f.verificationsRecorded(id);
-        double before = delivered(server.http.get("/metrics").body());
+        double before = Deliveries.counter(server, "ledgerlink_deliveries_delivered_total");
         assertEquals(1.0, before, "the verification request of the set-up");
         f.publish("invoice.create", 1);
         receiver.await(2);
-        await("counted", () -> delivered(server.http.get("/metrics").body()) == before + 1);
+        await("counted", () -> Deliveries.counter(server, "ledgerlink_deliveries_delivered_total") == before + 1);
         String metrics = server.http.get("/metrics").body();
         for (String name : new String[] {"ledgerlink_deliveries_failed_total", "ledgerlink_deliveries_dropped_total",
                 "ledgerlink_callbacks_disabled_total", "ledgerlink_deliveries_queue_depth", "ledgerlink_delivery_attempt_seconds_count"}) {
             assertTrue(metrics.contains(name), name);
         }
-    }
-
-    /** The value of ledgerlink_deliveries_delivered_total (0 before the first). */
-    private static double delivered(String metrics) {
-        return metrics.lines().filter(l -> l.startsWith("ledgerlink_deliveries_delivered_total "))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.indexOf(' ') + 1))).findFirst().orElse(0);
     }
 
     private static java.time.Instant failingSince(TestServer server, long id) {

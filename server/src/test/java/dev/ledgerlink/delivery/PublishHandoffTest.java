@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.events.Event;
 import dev.ledgerlink.store.DbTime;
+import dev.ledgerlink.store.TimeMapping;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.FreshServer;
 import dev.ledgerlink.testing.LedgerlinkTest;
@@ -42,8 +43,8 @@ class PublishHandoffTest {
         f.verificationsRecorded(first);
         f.verificationsRecorded(second);
         receiver.clear();
-        double claimedBefore = counter(server, "ledgerlink_deliveries_claimed_total");
-        assertEquals(0.0, counter(server, "ledgerlink_deliveries_handed_off_total"));
+        double claimedBefore = Deliveries.counter(server, "ledgerlink_deliveries_claimed_total");
+        assertEquals(0.0, Deliveries.counter(server, "ledgerlink_deliveries_handed_off_total"));
 
         Event event = f.publish("invoice.create", 5);
 
@@ -51,8 +52,8 @@ class PublishHandoffTest {
         assertEquals(2, receiver.await(2).size());
         await("both recorded delivered", () -> only(server.services(), first).state().equals("delivered")
                 && only(server.services(), second).state().equals("delivered"));
-        assertEquals(2.0, counter(server, "ledgerlink_deliveries_handed_off_total"));
-        assertEquals(claimedBefore, counter(server, "ledgerlink_deliveries_claimed_total"), "no claim pass took them");
+        assertEquals(2.0, Deliveries.counter(server, "ledgerlink_deliveries_handed_off_total"));
+        assertEquals(claimedBefore, Deliveries.counter(server, "ledgerlink_deliveries_claimed_total"), "no claim pass took them");
         assertEquals(1, only(server.services(), first).attempts().size());
     }
 
@@ -126,12 +127,7 @@ class PublishHandoffTest {
                         "select state, lease_owner, next_attempt_at from deliveries where event_id = :id")
                 .bind("id", eventId)
                 .map((rs, ctx) -> new Row(rs.getString("state"), rs.getString("lease_owner"),
-                        dev.ledgerlink.store.TimeMapping.read(rs, "next_attempt_at")))
+                        TimeMapping.read(rs, "next_attempt_at")))
                 .one());
-    }
-
-    private static double counter(TestServer server, String name) {
-        return server.http.get("/metrics").body().lines().filter(l -> l.startsWith(name + " "))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.indexOf(' ') + 1))).findFirst().orElse(0);
     }
 }
