@@ -97,14 +97,13 @@ public final class DeliveryService {
     public Queued fanOut(Handle h, long eventId, String accountId, String name, String noun, Instant now) {
         DeliveryEngine direct = engine;
         DeliveryEngine.Lease lease = direct == null ? null : direct.leaseForPublish(now);
+        var insert = h.createUpdate(lease == null ? DeliveryStore.FAN_OUT : DeliveryStore.FAN_OUT_LEASED)
+                .bind("eventId", eventId).bind("accountId", accountId).bind("name", name).bind("noun", noun).bind("now", now);
         if (lease == null) {
-            int queued = h.createUpdate(DeliveryStore.FAN_OUT).bind("eventId", eventId).bind("accountId", accountId)
-                    .bind("name", name).bind("noun", noun).bind("now", now).execute();
+            int queued = insert.execute();
             return queued == 0 ? Queued.NONE : new Queued(queued, this::enqueued);
         }
-        int queued = h.createUpdate(DeliveryStore.FAN_OUT_LEASED).bind("eventId", eventId).bind("accountId", accountId)
-                .bind("name", name).bind("noun", noun).bind("now", now)
-                .bind("token", lease.token()).bind("leaseUntil", lease.until()).execute();
+        int queued = insert.bind("token", lease.token()).bind("leaseUntil", lease.until()).execute();
         if (queued == 0) return Queued.NONE;
         List<ClaimedDelivery> claimed = DeliveryStore.loadClaimed(h, lease.token());
         return new Queued(queued, () -> direct.start(lease, claimed));
