@@ -13,7 +13,8 @@ import org.jdbi.v3.core.Handle;
  * bearer verification. Plain JDBC on the handle's connection (store/HotStatements says why: JDBI's
  * per-statement work cost more CPU than these statements at thousands of grants per second), with
  * the SQL in plain sight here, its parameters by position. Every token lookup is one probe of the
- * unique index on its hash; every "use once" is a conditional UPDATE whose row count decides.
+ * unique index on its hash (the token's SHA-256 as 32 bytes, Hashes.sha256); every "use once" is a
+ * conditional UPDATE whose row count decides.
  */
 final class HotTokenStore {
     static final String INSERT_REFRESH_TOKEN = """
@@ -68,11 +69,11 @@ final class HotTokenStore {
         this.h = h;
     }
 
-    void insertRefreshToken(String tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now) {
+    void insertRefreshToken(byte[] tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now) {
         HotStatements.update(h, INSERT_REFRESH_TOKEN, s -> bindTokenColumns(s, tokenHash, grantId, userId, applicationId, scopes, now));
     }
 
-    void insertAccessToken(String tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now, Instant expiresAt) {
+    void insertAccessToken(byte[] tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now, Instant expiresAt) {
         HotStatements.update(h, INSERT_ACCESS_TOKEN, s -> {
             bindTokenColumns(s, tokenHash, grantId, userId, applicationId, scopes, now);
             TimeMapping.bind(s, 7, expiresAt);
@@ -80,9 +81,9 @@ final class HotTokenStore {
     }
 
     /** The first six columns both token inserts share, in their order. */
-    private static void bindTokenColumns(PreparedStatement s, String tokenHash, long grantId, long userId, long applicationId,
+    private static void bindTokenColumns(PreparedStatement s, byte[] tokenHash, long grantId, long userId, long applicationId,
                                          String scopes, Instant now) throws SQLException {
-        s.setString(1, tokenHash);
+        s.setBytes(1, tokenHash);
         s.setLong(2, grantId);
         s.setLong(3, userId);
         s.setLong(4, applicationId);
@@ -90,8 +91,8 @@ final class HotTokenStore {
         TimeMapping.bind(s, 6, now);
     }
 
-    Optional<RefreshTokenRow> refreshToken(String tokenHash) {
-        return HotStatements.queryOne(h, FIND_REFRESH_TOKEN, s -> s.setString(1, tokenHash), r -> new RefreshTokenRow(
+    Optional<RefreshTokenRow> refreshToken(byte[] tokenHash) {
+        return HotStatements.queryOne(h, FIND_REFRESH_TOKEN, s -> s.setBytes(1, tokenHash), r -> new RefreshTokenRow(
                 r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getString(5),
                 TimeMapping.read(r, 6), TimeMapping.read(r, 7), TimeMapping.read(r, 8), TimeMapping.read(r, 9)));
     }
@@ -106,22 +107,22 @@ final class HotTokenStore {
     /** The grant id and scopes of the token used, when {@link #ROTATE_REFRESH_TOKEN} rotated it. */
     record Rotated(long grantId, String scopes) {}
 
-    Optional<Rotated> rotateRefreshToken(String usedHash, long applicationId, String refreshHash, String accessHash,
+    Optional<Rotated> rotateRefreshToken(byte[] usedHash, long applicationId, byte[] refreshHash, byte[] accessHash,
                                          Instant now, Instant expiresAt) {
         return HotStatements.queryOne(h, ROTATE_REFRESH_TOKEN, s -> {
             TimeMapping.bind(s, 1, now);
-            s.setString(2, usedHash);
+            s.setBytes(2, usedHash);
             s.setLong(3, applicationId);
-            s.setString(4, refreshHash);
+            s.setBytes(4, refreshHash);
             TimeMapping.bind(s, 5, now);
-            s.setString(6, accessHash);
+            s.setBytes(6, accessHash);
             TimeMapping.bind(s, 7, now);
             TimeMapping.bind(s, 8, expiresAt);
         }, r -> new Rotated(r.getLong(1), r.getString(2)));
     }
 
-    Optional<AccessTokenRow> accessToken(String tokenHash) {
-        return HotStatements.queryOne(h, FIND_ACCESS_TOKEN, s -> s.setString(1, tokenHash), r -> new AccessTokenRow(
+    Optional<AccessTokenRow> accessToken(byte[] tokenHash) {
+        return HotStatements.queryOne(h, FIND_ACCESS_TOKEN, s -> s.setBytes(1, tokenHash), r -> new AccessTokenRow(
                 r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getString(5), TimeMapping.read(r, 6), TimeMapping.read(r, 7)));
     }
 }

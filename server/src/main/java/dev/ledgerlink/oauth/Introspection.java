@@ -46,7 +46,7 @@ public final class Introspection {
     public Map<String, Object> introspect(Caller caller, String token, String tokenTypeHint) {
         if (token == null || token.isEmpty()) throw OAuthError.invalidRequest("token is required");
         if (token.length() > TokenService.MAX_TOKEN_LENGTH) return inactive();
-        String hash = Hashes.sha256Hex(token);
+        byte[] hash = Hashes.sha256(token);
         return jdbi.withHandle(h -> {
             HotTokenStore store = new HotTokenStore(h);
             TokenStore tokens = h.attach(TokenStore.class);
@@ -58,7 +58,7 @@ public final class Introspection {
     }
 
     /** Empty when no access token has this hash; inactive when one has but the caller may not see it or it ended. */
-    private Optional<Map<String, Object>> access(Caller caller, HotTokenStore store, TokenStore tokens, String hash) {
+    private Optional<Map<String, Object>> access(Caller caller, HotTokenStore store, TokenStore tokens, byte[] hash) {
         Optional<AccessTokenRow> row = store.accessToken(hash);
         if (row.isEmpty()) return Optional.empty();
         AccessTokenRow t = row.get();
@@ -71,7 +71,7 @@ public final class Introspection {
         return Optional.of(m);
     }
 
-    private Optional<Map<String, Object>> refresh(Caller caller, HotTokenStore store, String hash) {
+    private Optional<Map<String, Object>> refresh(Caller caller, HotTokenStore store, byte[] hash) {
         Optional<RefreshTokenRow> row = store.refreshToken(hash);
         if (row.isEmpty()) return Optional.empty();
         RefreshTokenRow t = row.get();

@@ -68,7 +68,7 @@ public final class RefreshTokenGrant {
         if (refreshToken == null || refreshToken.isEmpty()) throw invalidRequest("refresh_token is required for grant_type refresh_token");
         if (refreshToken.length() > TokenService.MAX_TOKEN_LENGTH) throw invalidGrant("refresh token is unknown");
 
-        String hash = Hashes.sha256Hex(refreshToken);
+        byte[] hash = Hashes.sha256(refreshToken);
         if (oneStatement) {
             Optional<TokenPair> rotated = tokens.rotateInOneStatement(hash, client.id());
             if (rotated.isPresent()) return TokenResponse.of(rotated.get());

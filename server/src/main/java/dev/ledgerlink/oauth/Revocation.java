@@ -24,7 +24,7 @@ public final class Revocation {
     public void revoke(Application client, String token, String tokenTypeHint) {
         if (token == null || token.isEmpty()) throw OAuthError.invalidRequest("token is required");
         if (token.length() > TokenService.MAX_TOKEN_LENGTH) return;
-        String hash = Hashes.sha256Hex(token);
+        byte[] hash = Hashes.sha256(token);
         boolean refreshFirst = "refresh_token".equals(tokenTypeHint);
         jdbi.useTransaction(h -> {
             HotTokenStore store = new HotTokenStore(h);
@@ -36,14 +36,14 @@ public final class Revocation {
         });
     }
 
-    private boolean revokeAccess(org.jdbi.v3.core.Handle h, HotTokenStore store, Application client, String hash) {
+    private boolean revokeAccess(org.jdbi.v3.core.Handle h, HotTokenStore store, Application client, byte[] hash) {
         Optional<AccessTokenRow> row = store.accessToken(hash);
         if (row.isEmpty()) return false;
         if (row.get().applicationId() == client.id()) h.attach(TokenStore.class).revokeAccessToken(row.get().id(), tokens.now());
         return true;
     }
 
-    private boolean revokeRefresh(org.jdbi.v3.core.Handle h, HotTokenStore store, Application client, String hash) {
+    private boolean revokeRefresh(org.jdbi.v3.core.Handle h, HotTokenStore store, Application client, byte[] hash) {
         Optional<RefreshTokenRow> row = store.refreshToken(hash);
         if (row.isEmpty()) return false;
         if (row.get().applicationId() == client.id()) tokens.revokeGrant(h, row.get().grantId());

@@ -73,13 +73,13 @@ public final class TokenService implements AccessTokenVerifier {
      * (HotTokenStore.ROTATE_REFRESH_TOKEN, autocommitted); empty when the token is not live or not
      * this client's, which the caller then explains from the stored row.
      */
-    Optional<TokenPair> rotateInOneStatement(String usedHash, long applicationId) {
+    Optional<TokenPair> rotateInOneStatement(byte[] usedHash, long applicationId) {
         String access = RandomTokens.urlSafe(32);
         String refresh = RandomTokens.urlSafe(32);
         Instant now = now();
         Instant expiresAt = now.plus(accessTokenTtl);
         return jdbi.withHandle(h -> new HotTokenStore(h).rotateRefreshToken(usedHash, applicationId,
-                        Hashes.sha256Hex(refresh), Hashes.sha256Hex(access), now, expiresAt))
+                        Hashes.sha256(refresh), Hashes.sha256(access), now, expiresAt))
                 .map(r -> new TokenPair(access, refresh, Scopes.parse(r.scopes()), now, expiresAt, r.grantId()));
     }
 
@@ -87,8 +87,8 @@ public final class TokenService implements AccessTokenVerifier {
         String access = RandomTokens.urlSafe(32);
         String refresh = RandomTokens.urlSafe(32);
         Instant expiresAt = now.plus(accessTokenTtl);
-        store.insertRefreshToken(Hashes.sha256Hex(refresh), grantId, userId, applicationId, scopes, now);
-        store.insertAccessToken(Hashes.sha256Hex(access), grantId, userId, applicationId, scopes, now, expiresAt);
+        store.insertRefreshToken(Hashes.sha256(refresh), grantId, userId, applicationId, scopes, now);
+        store.insertAccessToken(Hashes.sha256(access), grantId, userId, applicationId, scopes, now, expiresAt);
         return new TokenPair(access, refresh, Scopes.parse(scopes), now, expiresAt, grantId);
     }
 
@@ -109,7 +109,7 @@ public final class TokenService implements AccessTokenVerifier {
     @Override
     public Optional<TokenPrincipal> verify(String accessToken) {
         if (accessToken == null || accessToken.isEmpty() || accessToken.length() > MAX_TOKEN_LENGTH) return Optional.empty();
-        Optional<AccessTokenRow> row = jdbi.withHandle(h -> new HotTokenStore(h).accessToken(Hashes.sha256Hex(accessToken)));
+        Optional<AccessTokenRow> row = jdbi.withHandle(h -> new HotTokenStore(h).accessToken(Hashes.sha256(accessToken)));
         if (row.isEmpty() || row.get().revokedAt() != null || !clock.instant().isBefore(row.get().expiresAt())) return Optional.empty();
         AccessTokenRow t = row.get();
         return Optional.of(new TokenPrincipal(t.userId(), t.applicationId(), Scopes.parse(t.scopes()), t.expiresAt()));

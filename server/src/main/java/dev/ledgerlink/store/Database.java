@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.sqlobject.SqlObjectPlugin;
 
@@ -65,13 +66,7 @@ public final class Database implements AutoCloseable {
         }
         try {
             MigrationHistory.renumberUnreleased(ds);
-            Flyway.configure()
-                    .dataSource(ds)
-                    .locations("classpath:db/migration")
-                    .placeholders(java.util.Map.of("dialect", dialect.name().toLowerCase()))
-                    .javaMigrations(new V20__h2_identity_cache())
-                    .load()
-                    .migrate();
+            migrations(ds, dialect).load().migrate();
         } catch (SQLException e) {
             ds.close();
             release.run();
@@ -82,6 +77,15 @@ public final class Database implements AutoCloseable {
             throw e;
         }
         return new Database(ds, dialect, release);
+    }
+
+    /** Every migration of the schema: the SQL scripts under db/migration and the Java ones (tests stop it at a version). */
+    static FluentConfiguration migrations(javax.sql.DataSource ds, Dialect dialect) {
+        return Flyway.configure()
+                .dataSource(ds)
+                .locations("classpath:db/migration")
+                .placeholders(java.util.Map.of("dialect", dialect.name().toLowerCase()))
+                .javaMigrations(new V20__h2_identity_cache(), new V21__binary_token_hashes());
     }
 
     /** The database user when none is configured: H2's {@code sa}, PostgreSQL's operating-system user. */

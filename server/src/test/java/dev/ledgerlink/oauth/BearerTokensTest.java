@@ -8,7 +8,9 @@ import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestServer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 @LedgerlinkTest
@@ -32,12 +34,15 @@ class BearerTokensTest {
         TokenPair pair = f.issue();
         assertTrue(pair.accessToken().length() >= 43 && pair.refreshToken().length() >= 43);
         assertNotEquals(pair.accessToken(), pair.refreshToken());
-        long plain = server.services().database().jdbi().withHandle(h -> h.createQuery(
-                "select count(*) from oauth_access_tokens where token_hash = :t").bind("t", pair.accessToken()).mapTo(Long.class).one());
-        long hashed = server.services().database().jdbi().withHandle(h -> h.createQuery(
-                "select count(*) from oauth_access_tokens where token_hash = :t").bind("t", Hashes.sha256Hex(pair.accessToken())).mapTo(Long.class).one());
-        assertEquals(0, plain);
-        assertEquals(1, hashed);
+        for (String token : List.of(pair.accessToken(), pair.refreshToken())) {
+            String table = token.equals(pair.accessToken()) ? "oauth_access_tokens" : "oauth_refresh_tokens";
+            long plain = server.services().database().jdbi().withHandle(h -> h.createQuery(
+                    "select count(*) from " + table + " where token_hash = :t").bind("t", token.getBytes(StandardCharsets.UTF_8)).mapTo(Long.class).one());
+            byte[] stored = server.services().database().jdbi().withHandle(h -> h.createQuery(
+                    "select token_hash from " + table + " where token_hash = :t").bind("t", Hashes.sha256(token)).mapTo(byte[].class).one());
+            assertEquals(0, plain, table);
+            assertEquals(32, stored.length, table);   // the SHA-256 itself, not its hex
+        }
     }
 
     @Test
