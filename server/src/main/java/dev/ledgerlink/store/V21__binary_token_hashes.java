@@ -89,10 +89,11 @@ public final class V21__binary_token_hashes extends BaseJavaMigration {
         return type != null && type.toUpperCase().contains("BINARY");
     }
 
+    /** Compared in lower case: a URL that sets its own MODE may leave H2's identifiers upper-case. */
     private static String dataType(Connection c, String table, String column) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("""
                 select data_type from information_schema.columns
-                where table_schema = current_schema and table_name = ? and column_name = ?""")) {
+                where table_schema = current_schema and lower(table_name) = ? and lower(column_name) = ?""")) {
             s.setString(1, table);
             s.setString(2, column);
             try (ResultSet rs = s.executeQuery()) {
