@@ -5,6 +5,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.testing.Metrics;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
@@ -12,8 +13,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import net.logstash.logback.encoder.LogstashEncoder;
 import org.slf4j.LoggerFactory;
 
@@ -62,12 +61,8 @@ final class AuditLines implements AutoCloseable {
 
     /** {@code ledgerlink_audit_events_total{event="..."}} as GET /metrics shows it now. */
     static double counter(TestServer server, String event) {
-        TestHttp.Response r = server.http.get("/metrics");
-        if (r.status() != 200) throw new AssertionError("/metrics answered " + r.status());
-        Matcher m = Pattern.compile("^ledgerlink_audit_events_total\\{event=\"" + Pattern.quote(event) + "\",?\\} (\\S+)$", Pattern.MULTILINE)
-                .matcher(r.body());
-        if (!m.find()) throw new AssertionError("no counter for " + event + " in /metrics:\n" + r.body());
-        return Double.parseDouble(m.group(1));
+        return Metrics.value(server, "ledgerlink_audit_events_total", "event", event)
+                .orElseThrow(() -> new AssertionError("no counter for " + event + " in /metrics"));
     }
 
     @Override

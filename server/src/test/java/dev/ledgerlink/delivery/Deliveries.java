@@ -1,6 +1,7 @@
 package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.Services;
+import dev.ledgerlink.testing.Metrics;
 import dev.ledgerlink.testing.TestServer;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -27,8 +28,7 @@ public final class Deliveries {
 
     /** The value of a counter on the server's /metrics, e.g. ledgerlink_deliveries_delivered_total (0 before the first). */
     static double counter(TestServer server, String name) {
-        return server.http.get("/metrics").body().lines().filter(l -> l.startsWith(name + " "))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.indexOf(' ') + 1))).findFirst().orElse(0);
+        return Metrics.value(server, name).orElse(0);
     }
 
     public static void await(String what, BooleanSupplier condition) {

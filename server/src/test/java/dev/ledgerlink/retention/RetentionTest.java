@@ -15,11 +15,10 @@ import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.oauth.OAuthFlows;
 import dev.ledgerlink.testing.Cli;
 import dev.ledgerlink.testing.TestDatabases;
+import dev.ledgerlink.testing.Metrics;
 import dev.ledgerlink.testing.TestServer;
 import java.time.Duration;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The retention sweeper and `ledgerlink janitor`, end to end: real server, real HTTP, the real CLI. */
@@ -163,8 +162,6 @@ class RetentionTest {
 
     /** The sweeper's progress as /metrics shows it. */
     private static double removed(TestServer server, String rule) {
-        String metrics = server.http.get("/metrics").body();
-        Matcher m = Pattern.compile("ledgerlink_retention_removed_total\\{rule=\"" + rule + "\"\\} ([0-9.E]+)").matcher(metrics);
-        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+        return Metrics.value(server, "ledgerlink_retention_removed_total", "rule", rule).orElse(0);
     }
 }
