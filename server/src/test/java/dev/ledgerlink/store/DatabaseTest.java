@@ -8,15 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ledgerlink.secrets.Hashes;
-import java.util.HexFormat;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.Jdbi;
-
 import dev.ledgerlink.testing.TestDatabases;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
 import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
