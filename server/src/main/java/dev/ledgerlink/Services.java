@@ -15,6 +15,7 @@ import dev.ledgerlink.delivery.DeliveryService;
 import dev.ledgerlink.delivery.Recovery;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.OAuthServer;
+import dev.ledgerlink.oauth.TokenFormat;
 import dev.ledgerlink.oauth.TokenService;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.events.FanOut;
@@ -58,7 +59,7 @@ public record Services(
         var users = new UserService(jdbi, clock, new PasswordHasher(passwordCost.memoryKib(), passwordCost.iterations()));
         var accounts = new AccountService(jdbi, clock);
         var applications = new ApplicationService(jdbi, clock, devMode, audit);
-        var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL));
+        var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL), TokenFormat.load(jdbi));
         var secretBox = SecretKeys.load(settings);
         var deliveries = new DeliveryService(jdbi, clock, new Recovery(
                 settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)));

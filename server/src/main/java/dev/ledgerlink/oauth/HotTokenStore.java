@@ -2,6 +2,7 @@ package dev.ledgerlink.oauth;
 
 import dev.ledgerlink.store.HotStatements;
 import dev.ledgerlink.store.TimeMapping;
+import java.security.MessageDigest;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -12,9 +13,10 @@ import org.jdbi.v3.core.Handle;
  * The statements of the hot paths: the refresh grant (read, use, insert the successor pair) and
  * bearer verification. Plain JDBC on the handle's connection (store/HotStatements says why: JDBI's
  * per-statement work cost more CPU than these statements at thousands of grants per second), with
- * the SQL in plain sight here, its parameters by position. Every token lookup is one probe of the
- * unique index on its hash (the token's SHA-256 as 32 bytes, Hashes.sha256); every "use once" is a
- * conditional UPDATE whose row count decides.
+ * the SQL in plain sight here, its parameters by position. A token's row is found by its primary key
+ * (the id in the token's selector, TokenFormat) and then taken only if its token_hash equals the hash
+ * of the presented secret, compared in constant time; a token issued before V22 is found through
+ * oauth_legacy_token_hashes. Every "use once" is a conditional UPDATE whose row count decides.
  */
 final class HotTokenStore {
     static final String INSERT_REFRESH_TOKEN = """
@@ -25,9 +27,14 @@ final class HotTokenStore {
             insert into oauth_access_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at, expires_at)
             values (?, ?, ?, ?, ?, ?, ?)""";
 
-    static final String FIND_REFRESH_TOKEN = """
-            select id, grant_id, user_id, application_id, scopes, created_at, used_at, superseded_at, revoked_at
-            from oauth_refresh_tokens where token_hash = ?""";
+    private static final String REFRESH_COLUMNS = "r.id, r.grant_id, r.user_id, r.application_id, r.scopes, r.created_at, r.used_at, "
+            + "r.superseded_at, r.revoked_at, r.token_hash";
+
+    static final String FIND_REFRESH_TOKEN = "select " + REFRESH_COLUMNS + " from oauth_refresh_tokens r where r.id = ?";
+
+    static final String FIND_LEGACY_REFRESH_TOKEN = "select " + REFRESH_COLUMNS + """
+             from oauth_legacy_token_hashes l join oauth_refresh_tokens r on r.id = l.refresh_token_id
+            where l.token_hash = ?""";
 
     /** The single-use rule: exactly one caller sees 1 for a given live token, on any node. */
     static final String USE_REFRESH_TOKEN = """
@@ -36,32 +43,40 @@ final class HotTokenStore {
 
     /**
      * The whole refresh rotation as one statement, for PostgreSQL (data-modifying CTEs): use the
-     * presented token once, with the same conditions as {@link #USE_REFRESH_TOKEN} plus the client's,
-     * and insert the successor pair in its grant. One statement is one transaction: all three rows
-     * commit together or none does, and exactly one of any number of racing statements finds the
-     * row still unused (the others wait on its row lock, then see it used and return no row). No
-     * row back means "not rotated"; the caller then reads the token to say why. Parameters: now, the
-     * used token's hash, the client's application id, the new refresh token's hash, now, the new
-     * access token's hash, now, its expiry.
+     * presented token once, with the same conditions as {@link #USE_REFRESH_TOKEN} plus the client's
+     * and the secret's (the database compares the two SHA-256 values: no timing tells anything about
+     * a hash whose input nobody can choose), and insert the successor pair in its grant. One
+     * statement is one transaction: all three rows commit together or none does, and exactly one of
+     * any number of racing statements finds the row still unused (the others wait on its row lock,
+     * then see it used and return no row). No row back means "not rotated"; the caller then reads the
+     * token to say why. Parameters: now, the used token's id and hash, the client's application id,
+     * the new refresh token's hash, now, the new access token's hash, now, its expiry. Returns the
+     * grant, its scopes and the ids of the new refresh and access tokens.
      */
     static final String ROTATE_REFRESH_TOKEN = """
             with used as (
               update oauth_refresh_tokens set used_at = ?
-              where token_hash = ? and application_id = ?
+              where id = ? and token_hash = ? and application_id = ?
                 and used_at is null and superseded_at is null and revoked_at is null
               returning grant_id, user_id, application_id, scopes),
             successor as (
               insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)
-              select ?, grant_id, user_id, application_id, scopes, ? from used),
+              select ?, grant_id, user_id, application_id, scopes, ? from used
+              returning id),
             access as (
               insert into oauth_access_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at, expires_at)
-              select ?, grant_id, user_id, application_id, scopes, ?, ? from used)
-            select grant_id, scopes from used""";
+              select ?, grant_id, user_id, application_id, scopes, ?, ? from used
+              returning id)
+            select used.grant_id, used.scopes, successor.id, access.id from used, successor, access""";
 
-    /** The verify path: one probe of the unique hash index. */
-    static final String FIND_ACCESS_TOKEN = """
-            select id, grant_id, user_id, application_id, scopes, expires_at, revoked_at
-            from oauth_access_tokens where token_hash = ?""";
+    private static final String ACCESS_COLUMNS = "a.id, a.grant_id, a.user_id, a.application_id, a.scopes, a.expires_at, a.revoked_at, a.token_hash";
+
+    /** The verify path: one probe of the primary key. */
+    static final String FIND_ACCESS_TOKEN = "select " + ACCESS_COLUMNS + " from oauth_access_tokens a where a.id = ?";
+
+    static final String FIND_LEGACY_ACCESS_TOKEN = "select " + ACCESS_COLUMNS + """
+             from oauth_legacy_token_hashes l join oauth_access_tokens a on a.id = l.access_token_id
+            where l.token_hash = ?""";
 
     private final Handle h;
 
@@ -69,12 +84,14 @@ final class HotTokenStore {
         this.h = h;
     }
 
-    void insertRefreshToken(byte[] tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now) {
-        HotStatements.update(h, INSERT_REFRESH_TOKEN, s -> bindTokenColumns(s, tokenHash, grantId, userId, applicationId, scopes, now));
+    /** Returns the new row's id (the token's selector). */
+    long insertRefreshToken(byte[] tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now) {
+        return HotStatements.insert(h, INSERT_REFRESH_TOKEN, s -> bindTokenColumns(s, tokenHash, grantId, userId, applicationId, scopes, now));
     }
 
-    void insertAccessToken(byte[] tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now, Instant expiresAt) {
-        HotStatements.update(h, INSERT_ACCESS_TOKEN, s -> {
+    /** Returns the new row's id (the token's selector). */
+    long insertAccessToken(byte[] tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now, Instant expiresAt) {
+        return HotStatements.insert(h, INSERT_ACCESS_TOKEN, s -> {
             bindTokenColumns(s, tokenHash, grantId, userId, applicationId, scopes, now);
             TimeMapping.bind(s, 7, expiresAt);
         });
@@ -91,10 +108,20 @@ final class HotTokenStore {
         TimeMapping.bind(s, 6, now);
     }
 
-    Optional<RefreshTokenRow> refreshToken(byte[] tokenHash) {
-        return HotStatements.queryOne(h, FIND_REFRESH_TOKEN, s -> s.setBytes(1, tokenHash), r -> new RefreshTokenRow(
+    /** The refresh token presented, if it is one of ours and its secret matches. */
+    Optional<RefreshTokenRow> refreshToken(TokenFormat.Presented token) {
+        return switch (token) {
+            case TokenFormat.Selected t when t.kind() == TokenFormat.Kind.REFRESH ->
+                    findRefresh(FIND_REFRESH_TOKEN, s -> s.setLong(1, t.id()), t.hash());
+            case TokenFormat.Legacy t -> findRefresh(FIND_LEGACY_REFRESH_TOKEN, s -> s.setBytes(1, t.hash()), t.hash());
+            default -> Optional.empty();
+        };
+    }
+
+    private Optional<RefreshTokenRow> findRefresh(String sql, HotStatements.Binder key, byte[] hash) {
+        return HotStatements.queryOne(h, sql, key, r -> MessageDigest.isEqual(r.getBytes(10), hash) ? new RefreshTokenRow(
                 r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getString(5),
-                TimeMapping.read(r, 6), TimeMapping.read(r, 7), TimeMapping.read(r, 8), TimeMapping.read(r, 9)));
+                TimeMapping.read(r, 6), TimeMapping.read(r, 7), TimeMapping.read(r, 8), TimeMapping.read(r, 9)) : null);
     }
 
     int useRefreshToken(long id, Instant now) {
@@ -104,25 +131,36 @@ final class HotTokenStore {
         });
     }
 
-    /** The grant id and scopes of the token used, when {@link #ROTATE_REFRESH_TOKEN} rotated it. */
-    record Rotated(long grantId, String scopes) {}
+    /** What {@link #ROTATE_REFRESH_TOKEN} did, when it rotated the token. */
+    record Rotated(long grantId, String scopes, long refreshTokenId, long accessTokenId) {}
 
-    Optional<Rotated> rotateRefreshToken(byte[] usedHash, long applicationId, byte[] refreshHash, byte[] accessHash,
+    Optional<Rotated> rotateRefreshToken(TokenFormat.Selected used, long applicationId, byte[] refreshHash, byte[] accessHash,
                                          Instant now, Instant expiresAt) {
         return HotStatements.queryOne(h, ROTATE_REFRESH_TOKEN, s -> {
             TimeMapping.bind(s, 1, now);
-            s.setBytes(2, usedHash);
-            s.setLong(3, applicationId);
-            s.setBytes(4, refreshHash);
-            TimeMapping.bind(s, 5, now);
-            s.setBytes(6, accessHash);
-            TimeMapping.bind(s, 7, now);
-            TimeMapping.bind(s, 8, expiresAt);
-        }, r -> new Rotated(r.getLong(1), r.getString(2)));
+            s.setLong(2, used.id());
+            s.setBytes(3, used.hash());
+            s.setLong(4, applicationId);
+            s.setBytes(5, refreshHash);
+            TimeMapping.bind(s, 6, now);
+            s.setBytes(7, accessHash);
+            TimeMapping.bind(s, 8, now);
+            TimeMapping.bind(s, 9, expiresAt);
+        }, r -> new Rotated(r.getLong(1), r.getString(2), r.getLong(3), r.getLong(4)));
     }
 
-    Optional<AccessTokenRow> accessToken(byte[] tokenHash) {
-        return HotStatements.queryOne(h, FIND_ACCESS_TOKEN, s -> s.setBytes(1, tokenHash), r -> new AccessTokenRow(
-                r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getString(5), TimeMapping.read(r, 6), TimeMapping.read(r, 7)));
+    /** The access token presented, if it is one of ours and its secret matches. */
+    Optional<AccessTokenRow> accessToken(TokenFormat.Presented token) {
+        return switch (token) {
+            case TokenFormat.Selected t when t.kind() == TokenFormat.Kind.ACCESS ->
+                    findAccess(FIND_ACCESS_TOKEN, s -> s.setLong(1, t.id()), t.hash());
+            case TokenFormat.Legacy t -> findAccess(FIND_LEGACY_ACCESS_TOKEN, s -> s.setBytes(1, t.hash()), t.hash());
+            default -> Optional.empty();
+        };
+    }
+
+    private Optional<AccessTokenRow> findAccess(String sql, HotStatements.Binder key, byte[] hash) {
+        return HotStatements.queryOne(h, sql, key, r -> MessageDigest.isEqual(r.getBytes(8), hash) ? new AccessTokenRow(
+                r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getString(5), TimeMapping.read(r, 6), TimeMapping.read(r, 7)) : null);
     }
 }

@@ -2,7 +2,6 @@ package dev.ledgerlink.oauth;
 
 import dev.ledgerlink.accounts.Application;
 import dev.ledgerlink.accounts.ApplicationService;
-import dev.ledgerlink.secrets.Hashes;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -35,31 +34,34 @@ public final class Introspection {
     private final Jdbi jdbi;
     private final Clock clock;
     private final ApplicationService applications;
+    private final TokenFormat format;
 
-    public Introspection(Jdbi jdbi, Clock clock, ApplicationService applications) {
+    public Introspection(Jdbi jdbi, Clock clock, ApplicationService applications, TokenFormat format) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.applications = applications;
+        this.format = format;
     }
 
     /** {@code tokenTypeHint} only orders the lookups (§2.1); an unknown hint is ignored. */
     public Map<String, Object> introspect(Caller caller, String token, String tokenTypeHint) {
         if (token == null || token.isEmpty()) throw OAuthError.invalidRequest("token is required");
         if (token.length() > TokenService.MAX_TOKEN_LENGTH) return inactive();
-        byte[] hash = Hashes.sha256(token);
+        TokenFormat.Presented presented = format.parse(token);
+        if (presented instanceof TokenFormat.Foreign) return inactive();
         return jdbi.withHandle(h -> {
             HotTokenStore store = new HotTokenStore(h);
             TokenStore tokens = h.attach(TokenStore.class);
             boolean refreshFirst = "refresh_token".equals(tokenTypeHint);
-            Optional<Map<String, Object>> first = refreshFirst ? refresh(caller, store, hash) : access(caller, store, tokens, hash);
+            Optional<Map<String, Object>> first = refreshFirst ? refresh(caller, store, presented) : access(caller, store, tokens, presented);
             if (first.isPresent()) return first.get();
-            return (refreshFirst ? access(caller, store, tokens, hash) : refresh(caller, store, hash)).orElseGet(Introspection::inactive);
+            return (refreshFirst ? access(caller, store, tokens, presented) : refresh(caller, store, presented)).orElseGet(Introspection::inactive);
         });
     }
 
-    /** Empty when no access token has this hash; inactive when one has but the caller may not see it or it ended. */
-    private Optional<Map<String, Object>> access(Caller caller, HotTokenStore store, TokenStore tokens, byte[] hash) {
-        Optional<AccessTokenRow> row = store.accessToken(hash);
+    /** Empty when no access token is this one; inactive when one has but the caller may not see it or it ended. */
+    private Optional<Map<String, Object>> access(Caller caller, HotTokenStore store, TokenStore tokens, TokenFormat.Presented presented) {
+        Optional<AccessTokenRow> row = store.accessToken(presented);
         if (row.isEmpty()) return Optional.empty();
         AccessTokenRow t = row.get();
         Instant now = clock.instant();
@@ -71,8 +73,8 @@ public final class Introspection {
         return Optional.of(m);
     }
 
-    private Optional<Map<String, Object>> refresh(Caller caller, HotTokenStore store, byte[] hash) {
-        Optional<RefreshTokenRow> row = store.refreshToken(hash);
+    private Optional<Map<String, Object>> refresh(Caller caller, HotTokenStore store, TokenFormat.Presented presented) {
+        Optional<RefreshTokenRow> row = store.refreshToken(presented);
         if (row.isEmpty()) return Optional.empty();
         RefreshTokenRow t = row.get();
         if (!caller.mayRead(t.applicationId()) || !t.isLive()) return Optional.of(inactive());

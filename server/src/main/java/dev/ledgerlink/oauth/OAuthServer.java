@@ -45,7 +45,7 @@ public record OAuthServer(
                 new RefreshTokenGrant(jdbi, commits, dialect, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW), notices, audit),
                 new Revocation(jdbi, tokens),
                 new OperatorGrant(jdbi, users, applications, consents, tokens, audit),
-                new Introspection(jdbi, clock, applications),
+                new Introspection(jdbi, clock, applications, tokens.format()),
                 new Grants(jdbi, tokens));
     }
 }

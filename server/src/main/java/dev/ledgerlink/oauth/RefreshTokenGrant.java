@@ -6,7 +6,6 @@ import static dev.ledgerlink.oauth.OAuthError.invalidRequest;
 import dev.ledgerlink.accounts.Application;
 import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.notifications.OperatorNotices;
-import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.store.GroupCommit;
 import java.time.Duration;
@@ -30,7 +29,7 @@ import org.jdbi.v3.core.Jdbi;
  * Concurrent grants share the commit of that transaction (store/GroupCommit), each under its own
  * savepoint, and each answered only once the shared commit is durable.
  *
- * <p>On PostgreSQL the common case, a live token of this client, takes one statement instead of a
+ * <p>On PostgreSQL the common case, a live token of this client (issued since V22: found by id), takes one statement instead of a
  * transaction of four (HotTokenStore.ROTATE_REFRESH_TOKEN: use and mint as data-modifying CTEs, the
  * same conditions); only when it rotates nothing does the transaction above run, to refuse with the
  * reason (or, had the token become live meanwhile, which cannot happen, to rotate it after all).
@@ -68,9 +67,10 @@ public final class RefreshTokenGrant {
         if (refreshToken == null || refreshToken.isEmpty()) throw invalidRequest("refresh_token is required for grant_type refresh_token");
         if (refreshToken.length() > TokenService.MAX_TOKEN_LENGTH) throw invalidGrant("refresh token is unknown");
 
-        byte[] hash = Hashes.sha256(refreshToken);
-        if (oneStatement) {
-            Optional<TokenPair> rotated = tokens.rotateInOneStatement(hash, client.id());
+        TokenFormat.Presented presented = tokens.presented(refreshToken);
+        if (presented instanceof TokenFormat.Foreign) throw invalidGrant("refresh token is unknown");
+        if (oneStatement && presented instanceof TokenFormat.Selected selected) {
+            Optional<TokenPair> rotated = tokens.rotateInOneStatement(selected, client.id());
             if (rotated.isPresent()) return TokenResponse.of(rotated.get());
         }
         // One transaction: read, the guard clauses (a refusal writes nothing), use, mint. Concurrent
@@ -78,7 +78,7 @@ public final class RefreshTokenGrant {
         // durable commit (one chunk written) was most of a grant's cost.
         Optional<TokenPair> pair = commits.inTransaction(h -> {
             HotTokenStore store = new HotTokenStore(h);
-            RefreshTokenRow token = store.refreshToken(hash)
+            RefreshTokenRow token = store.refreshToken(presented)
                     .orElseThrow(() -> invalidGrant("refresh token is unknown"));
             if (token.applicationId() != client.id()) throw invalidGrant("refresh token was issued to another client");
             if (token.revokedAt() != null) throw invalidGrant("refresh token was revoked at " + token.revokedAt());
@@ -93,7 +93,7 @@ public final class RefreshTokenGrant {
         });
         if (pair.isPresent()) return TokenResponse.of(pair.get());
         // Another request used it between our read and our update: describe what it is now.
-        RefreshTokenRow now = jdbi.withHandle(h -> new HotTokenStore(h).refreshToken(hash)).orElseThrow();
+        RefreshTokenRow now = jdbi.withHandle(h -> new HotTokenStore(h).refreshToken(presented)).orElseThrow();
         throw now.usedAt() != null ? replayed(client, now) : invalidGrant("refresh token is no longer live");
     }
 

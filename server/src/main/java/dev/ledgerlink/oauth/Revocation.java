@@ -1,7 +1,6 @@
 package dev.ledgerlink.oauth;
 
 import dev.ledgerlink.accounts.Application;
-import dev.ledgerlink.secrets.Hashes;
 import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
 
@@ -20,31 +19,35 @@ public final class Revocation {
         this.tokens = tokens;
     }
 
-    /** {@code tokenTypeHint} only orders the lookups (RFC 7009 §2.1); an unknown hint is ignored. */
+    /**
+     * {@code tokenTypeHint} only orders the lookups of a token issued before V22 (RFC 7009 §2.1); a
+     * newer token says its own kind. An unknown hint is ignored.
+     */
     public void revoke(Application client, String token, String tokenTypeHint) {
         if (token == null || token.isEmpty()) throw OAuthError.invalidRequest("token is required");
         if (token.length() > TokenService.MAX_TOKEN_LENGTH) return;
-        byte[] hash = Hashes.sha256(token);
+        TokenFormat.Presented presented = tokens.presented(token);
+        if (presented instanceof TokenFormat.Foreign) return;
         boolean refreshFirst = "refresh_token".equals(tokenTypeHint);
         jdbi.useTransaction(h -> {
             HotTokenStore store = new HotTokenStore(h);
             if (refreshFirst) {
-                if (!revokeRefresh(h, store, client, hash)) revokeAccess(h, store, client, hash);
+                if (!revokeRefresh(h, store, client, presented)) revokeAccess(h, store, client, presented);
             } else {
-                if (!revokeAccess(h, store, client, hash)) revokeRefresh(h, store, client, hash);
+                if (!revokeAccess(h, store, client, presented)) revokeRefresh(h, store, client, presented);
             }
         });
     }
 
-    private boolean revokeAccess(org.jdbi.v3.core.Handle h, HotTokenStore store, Application client, byte[] hash) {
-        Optional<AccessTokenRow> row = store.accessToken(hash);
+    private boolean revokeAccess(org.jdbi.v3.core.Handle h, HotTokenStore store, Application client, TokenFormat.Presented presented) {
+        Optional<AccessTokenRow> row = store.accessToken(presented);
         if (row.isEmpty()) return false;
         if (row.get().applicationId() == client.id()) h.attach(TokenStore.class).revokeAccessToken(row.get().id(), tokens.now());
         return true;
     }
 
-    private boolean revokeRefresh(org.jdbi.v3.core.Handle h, HotTokenStore store, Application client, byte[] hash) {
-        Optional<RefreshTokenRow> row = store.refreshToken(hash);
+    private boolean revokeRefresh(org.jdbi.v3.core.Handle h, HotTokenStore store, Application client, TokenFormat.Presented presented) {
+        Optional<RefreshTokenRow> row = store.refreshToken(presented);
         if (row.isEmpty()) return false;
         if (row.get().applicationId() == client.id()) tokens.revokeGrant(h, row.get().grantId());
         return true;

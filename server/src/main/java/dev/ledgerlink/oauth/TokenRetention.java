@@ -15,6 +15,15 @@ public final class TokenRetention {
     /** On oauth_refresh_tokens: used, superseded or revoked before the cutoff (never the live one). */
     public static final String DEAD_REFRESH_TOKENS = "used_at < :cutoff or superseded_at < :cutoff or revoked_at < :cutoff";
 
+    /**
+     * On oauth_legacy_token_hashes (tokens issued before V22, see TokenFormat): once the token it
+     * finds has been removed (and the cutoff has passed since the migration, which every row shares).
+     */
+    public static final String ORPHANED_LEGACY_HASHES = """
+            migrated_at < :cutoff
+            and not exists (select 1 from oauth_refresh_tokens r where r.id = oauth_legacy_token_hashes.refresh_token_id)
+            and not exists (select 1 from oauth_access_tokens a where a.id = oauth_legacy_token_hashes.access_token_id)""";
+
     /** On oauth_authorization_codes: expired before the cutoff (a reuse after that is an unknown code). */
     public static final String EXPIRED_CODES = "expires_at < :cutoff";
 

@@ -2,8 +2,6 @@ package dev.ledgerlink.oauth;
 
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.accounts.Scopes;
-import dev.ledgerlink.secrets.Hashes;
-import dev.ledgerlink.secrets.RandomTokens;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +14,8 @@ import org.jdbi.v3.core.Jdbi;
  * Issuing and verifying tokens: the one place a token pair is minted (the grants call
  * {@link #issueForNewGrant} and {@link #mintSuccessor}) and the bearer verification path.
  *
- * <p>Tokens are 256 random bits, stored only as SHA-256. Only one refresh token per (user,
+ * <p>A token is a selector (its row) and 256 random bits, of which only the SHA-256 is stored
+ * (TokenFormat). Only one refresh token per (user,
  * application) is live: a new authorization takes that pair's slot row lock (new authorizations of
  * one pair never interleave) and supersedes the live token; a refresh replaces the live token with a
  * conditional UPDATE of its row, which a concurrent supersede waits for (see issueForNewGrant).
@@ -28,11 +27,22 @@ public final class TokenService implements AccessTokenVerifier {
     private final Jdbi jdbi;
     private final Clock clock;
     private final Duration accessTokenTtl;
+    private final TokenFormat format;
 
-    public TokenService(Jdbi jdbi, Clock clock, Duration accessTokenTtl) {
+    public TokenService(Jdbi jdbi, Clock clock, Duration accessTokenTtl, TokenFormat format) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.accessTokenTtl = accessTokenTtl;
+        this.format = format;
+    }
+
+    TokenFormat format() {
+        return format;
+    }
+
+    /** A token string as presented: which row it names, if any (TokenFormat). */
+    TokenFormat.Presented presented(String token) {
+        return format.parse(token);
     }
 
     public Clock clock() {
@@ -73,26 +83,28 @@ public final class TokenService implements AccessTokenVerifier {
      * (HotTokenStore.ROTATE_REFRESH_TOKEN, autocommitted); empty when the token is not live or not
      * this client's, which the caller then explains from the stored row.
      */
-    Optional<TokenPair> rotateInOneStatement(byte[] usedHash, long applicationId) {
-        String access = RandomTokens.urlSafe(32);
-        String refresh = RandomTokens.urlSafe(32);
+    Optional<TokenPair> rotateInOneStatement(TokenFormat.Selected used, long applicationId) {
+        byte[] access = TokenFormat.newSecret();
+        byte[] refresh = TokenFormat.newSecret();
         Instant now = now();
         Instant expiresAt = now.plus(accessTokenTtl);
-        return jdbi.withHandle(h -> new HotTokenStore(h).rotateRefreshToken(usedHash, applicationId,
-                        Hashes.sha256(refresh), Hashes.sha256(access), now, expiresAt))
-                .map(r -> new TokenPair(access, refresh, Scopes.parse(r.scopes()), now, expiresAt, r.grantId()));
+        return jdbi.withHandle(h -> new HotTokenStore(h).rotateRefreshToken(used, applicationId,
+                        TokenFormat.hashOf(refresh), TokenFormat.hashOf(access), now, expiresAt))
+                .map(r -> new TokenPair(format.encode(TokenFormat.Kind.ACCESS, r.accessTokenId(), access),
+                        format.encode(TokenFormat.Kind.REFRESH, r.refreshTokenId(), refresh),
+                        Scopes.parse(r.scopes()), now, expiresAt, r.grantId()));
     }
 
     private TokenPair mint(HotTokenStore store, long grantId, long userId, long applicationId, String scopes, Instant now) {
-        String access = RandomTokens.urlSafe(32);
-        String refresh = RandomTokens.urlSafe(32);
+        byte[] access = TokenFormat.newSecret();
+        byte[] refresh = TokenFormat.newSecret();
         Instant expiresAt = now.plus(accessTokenTtl);
-        store.insertRefreshToken(Hashes.sha256(refresh), grantId, userId, applicationId, scopes, now);
-        store.insertAccessToken(Hashes.sha256(access), grantId, userId, applicationId, scopes, now, expiresAt);
-        return new TokenPair(access, refresh, Scopes.parse(scopes), now, expiresAt, grantId);
+        long refreshId = store.insertRefreshToken(TokenFormat.hashOf(refresh), grantId, userId, applicationId, scopes, now);
+        long accessId = store.insertAccessToken(TokenFormat.hashOf(access), grantId, userId, applicationId, scopes, now, expiresAt);
+        return new TokenPair(format.encode(TokenFormat.Kind.ACCESS, accessId, access), format.encode(TokenFormat.Kind.REFRESH, refreshId, refresh),
+                Scopes.parse(scopes), now, expiresAt, grantId);
     }
 
-    /** Ends every token of a grant: its refresh tokens and the access tokens issued with them. */
     /** Ends every token of a grant; returns how many were still live. */
     int revokeGrant(Handle h, long grantId) {
         TokenStore store = h.attach(TokenStore.class);
@@ -109,7 +121,9 @@ public final class TokenService implements AccessTokenVerifier {
     @Override
     public Optional<TokenPrincipal> verify(String accessToken) {
         if (accessToken == null || accessToken.isEmpty() || accessToken.length() > MAX_TOKEN_LENGTH) return Optional.empty();
-        Optional<AccessTokenRow> row = jdbi.withHandle(h -> new HotTokenStore(h).accessToken(Hashes.sha256(accessToken)));
+        TokenFormat.Presented token = format.parse(accessToken);
+        if (token instanceof TokenFormat.Foreign) return Optional.empty();
+        Optional<AccessTokenRow> row = jdbi.withHandle(h -> new HotTokenStore(h).accessToken(token));
         if (row.isEmpty() || row.get().revokedAt() != null || !clock.instant().isBefore(row.get().expiresAt())) return Optional.empty();
         AccessTokenRow t = row.get();
         return Optional.of(new TokenPrincipal(t.userId(), t.applicationId(), Scopes.parse(t.scopes()), t.expiresAt()));

@@ -26,6 +26,7 @@ public final class RetentionRules {
                 new RetentionRule("events", "events", EventRetention.UNREFERENCED, events),
                 new RetentionRule("access_tokens", "oauth_access_tokens", TokenRetention.DEAD_ACCESS_TOKENS, tokens),
                 new RetentionRule("refresh_tokens", "oauth_refresh_tokens", TokenRetention.DEAD_REFRESH_TOKENS, tokens),
+                new RetentionRule("legacy_token_hashes", "oauth_legacy_token_hashes", TokenRetention.ORPHANED_LEGACY_HASHES, tokens),
                 new RetentionRule("authorization_codes", "oauth_authorization_codes", TokenRetention.EXPIRED_CODES, tokens),
                 new RetentionRule("grants", "oauth_grants", TokenRetention.EMPTY_GRANTS, tokens),
                 new RetentionRule("login_sessions", "oauth_login_sessions", TokenRetention.EXPIRED_LOGIN_SESSIONS, Duration.ZERO),

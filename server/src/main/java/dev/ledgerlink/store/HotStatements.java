@@ -19,6 +19,8 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * that read SQL states (Deadlocks, Constraints, DatabaseUnavailable) see no difference.
  */
 public final class HotStatements {
+    private static final String[] ID = {"id"};
+
     private HotStatements() {}
 
     /** Sets the statement's parameters, by position. */
@@ -27,7 +29,7 @@ public final class HotStatements {
         void bind(PreparedStatement statement) throws SQLException;
     }
 
-    /** Reads the current row. */
+    /** Reads the current row; null when the row does not count (a token whose secret does not match). */
     @FunctionalInterface
     public interface RowReader<T> {
         T read(ResultSet row) throws SQLException;
@@ -43,6 +45,20 @@ public final class HotStatements {
         }
     }
 
+    /** Runs an insert of one row into a table whose primary key is an identity column {@code id}; returns the new id. */
+    public static long insert(Handle h, String sql, Binder binder) {
+        try (PreparedStatement statement = h.getConnection().prepareStatement(sql, ID)) {
+            binder.bind(statement);
+            statement.executeUpdate();
+            try (ResultSet keys = statement.getGeneratedKeys()) {
+                if (!keys.next()) throw new IllegalStateException("No generated id for: " + sql);
+                return keys.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw failed(sql, e);
+        }
+    }
+
     /** Runs a query of at most one row (a probe of a unique index); more than one is a bug, as with JDBI's findOne. */
     public static <T> Optional<T> queryOne(Handle h, String sql, Binder binder, RowReader<T> reader) {
         try (PreparedStatement statement = h.getConnection().prepareStatement(sql)) {
@@ -51,7 +67,7 @@ public final class HotStatements {
                 if (!rows.next()) return Optional.empty();
                 T row = reader.read(rows);
                 if (rows.next()) throw new IllegalStateException("Expected zero to one rows for query: " + sql);
-                return Optional.of(row);
+                return Optional.ofNullable(row);
             }
         } catch (SQLException e) {
             throw failed(sql, e);

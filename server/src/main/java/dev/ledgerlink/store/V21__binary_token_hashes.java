@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.HexFormat;
 import java.util.List;
 import org.flywaydb.core.api.migration.BaseJavaMigration;
@@ -29,7 +28,7 @@ public final class V21__binary_token_hashes extends BaseJavaMigration {
     @Override
     public void migrate(Context context) throws Exception {
         Connection c = context.getConnection();
-        boolean h2 = c.getMetaData().getDatabaseProductName().toLowerCase().contains("h2");
+        boolean h2 = SchemaQueries.isH2(c);
         for (String table : TABLES) {
             if (h2) onH2(c, table);
             else execute(c, "alter table " + table + " alter column token_hash type bytea using decode(token_hash, 'hex')");
@@ -81,30 +80,15 @@ public final class V21__binary_token_hashes extends BaseJavaMigration {
     }
 
     private static boolean hasColumn(Connection c, String table, String column) throws SQLException {
-        return dataType(c, table, column) != null;
+        return SchemaQueries.columnType(c, table, column) != null;
     }
 
     private static boolean isBinary(Connection c, String table, String column) throws SQLException {
-        String type = dataType(c, table, column);
+        String type = SchemaQueries.columnType(c, table, column);
         return type != null && type.toUpperCase().contains("BINARY");
     }
 
-    /** Compared in lower case: a URL that sets its own MODE may leave H2's identifiers upper-case. */
-    private static String dataType(Connection c, String table, String column) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("""
-                select data_type from information_schema.columns
-                where table_schema = current_schema and lower(table_name) = ? and lower(column_name) = ?""")) {
-            s.setString(1, table);
-            s.setString(2, column);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? rs.getString(1) : null;
-            }
-        }
-    }
-
     private static void execute(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute(sql);
-        }
+        SchemaQueries.execute(c, sql);
     }
 }

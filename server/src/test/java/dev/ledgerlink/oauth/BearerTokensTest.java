@@ -10,6 +10,8 @@ import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -32,17 +34,25 @@ class BearerTokensTest {
     @Test
     void tokensAreAtLeast256BitsAndStoredOnlyAsHashes() {
         TokenPair pair = f.issue();
-        assertTrue(pair.accessToken().length() >= 43 && pair.refreshToken().length() >= 43);
         assertNotEquals(pair.accessToken(), pair.refreshToken());
         for (String token : List.of(pair.accessToken(), pair.refreshToken())) {
             String table = token.equals(pair.accessToken()) ? "oauth_access_tokens" : "oauth_refresh_tokens";
-            long plain = server.services().database().jdbi().withHandle(h -> h.createQuery(
-                    "select count(*) from " + table + " where token_hash = :t").bind("t", token.getBytes(StandardCharsets.UTF_8)).mapTo(Long.class).one());
+            assertEquals(TokenFormat.LENGTH, token.length(), token);
+            byte[] raw = Base64.getUrlDecoder().decode(token);
+            byte[] secret = Arrays.copyOfRange(raw, 16, raw.length);
+            assertEquals(32, secret.length);   // 256 random bits after the 16-byte selector
+            for (byte[] notStored : List.of(token.getBytes(StandardCharsets.UTF_8), Hashes.sha256(token), secret)) {
+                assertEquals(0, count(table, notStored), table);
+            }
             byte[] stored = server.services().database().jdbi().withHandle(h -> h.createQuery(
-                    "select token_hash from " + table + " where token_hash = :t").bind("t", Hashes.sha256(token)).mapTo(byte[].class).one());
-            assertEquals(0, plain, table);
-            assertEquals(32, stored.length, table);   // the SHA-256 itself, not its hex
+                    "select token_hash from " + table + " where token_hash = :t").bind("t", Hashes.sha256(secret)).mapTo(byte[].class).one());
+            assertEquals(32, stored.length, table);   // the SHA-256 of the secret, as bytes
         }
+    }
+
+    private long count(String table, byte[] value) {
+        return server.services().database().jdbi().withHandle(h -> h.createQuery(
+                "select count(*) from " + table + " where token_hash = :t").bind("t", value).mapTo(Long.class).one());
     }
 
     @Test

@@ -10,6 +10,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.testing.TestDatabases;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
@@ -118,8 +119,9 @@ class DatabaseTest {
                 }
             });
         }
-        try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {
-            d.jdbi().useHandle(h -> {
+        try (HikariDataSource ds = new HikariDataSource(config)) {
+            Database.migrations(ds, dialect).target("21").load().migrate();   // V22 drops the unique constraints checked here
+            Jdbi.create(ds).useHandle(h -> {
                 for (String t : refreshTokens) {
                     assertArrayEquals(Hashes.sha256(t), h.createQuery("select token_hash from oauth_refresh_tokens where token_hash = :h")
                             .bind("h", Hashes.sha256(t)).mapTo(byte[].class).one(), t);
@@ -134,6 +136,70 @@ class DatabaseTest {
                         "insert into oauth_access_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at, expires_at)"
                                 + " select null, grant_id, user_id, application_id, scopes, created_at, expires_at from oauth_access_tokens"));
             });
+        }
+    }
+
+    /**
+     * V22 finds tokens by id: the hashes of tokens issued before are copied to the one table still
+     * looked up by hash (every refresh token, the live access tokens only), the unique constraints on
+     * the token tables go, and the selector key is made once. On H2 it starts from the state a crash
+     * in the copy leaves (the table made, one refresh token copied).
+     */
+    @Test
+    void tokensIssuedBeforeSelectorsStayFindableByTheirHashAfterTheMigration() {
+        var db = TestDatabases.fresh();
+        Database.Dialect dialect = TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2;
+        List<String> refreshTokens = List.of("refresh-used", "refresh-superseded", "refresh-live");
+        Instant now = Instant.now();
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(JdbcUrls.normalize(db.url()));
+        config.setUsername(Database.userOrDefault(db.user(), dialect));
+        config.setPassword(db.password() == null ? "" : db.password());
+        try (HikariDataSource ds = new HikariDataSource(config)) {
+            Database.migrations(ds, dialect).target("21").load().migrate();
+            Jdbi.create(ds).useHandle(h -> {
+                long grant = grantBeforeV21(h);
+                for (String t : refreshTokens) {
+                    h.execute("insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)"
+                            + " select ?, id, user_id, application_id, scopes, created_at from oauth_grants where id = ?", Hashes.sha256(t), grant);
+                }
+                String access = "insert into oauth_access_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at, expires_at)"
+                        + " select ?, id, user_id, application_id, scopes, created_at, ? from oauth_grants where id = ?";
+                h.execute(access, Hashes.sha256("access-live"), now.plus(Duration.ofHours(1)), grant);
+                h.execute(access, Hashes.sha256("access-expired"), now.minus(Duration.ofHours(1)), grant);
+                h.execute(access, Hashes.sha256("access-revoked"), now.plus(Duration.ofHours(1)), grant);
+                h.execute("update oauth_access_tokens set revoked_at = ? where token_hash = ?", now.minus(Duration.ofMinutes(1)), Hashes.sha256("access-revoked"));
+                if (dialect == Database.Dialect.H2) {   // cut off after its first page
+                    h.execute(V22__token_selectors.CREATE_LEGACY_TABLE);
+                    h.execute("insert into oauth_legacy_token_hashes (token_hash, refresh_token_id, migrated_at)"
+                            + " select token_hash, id, ? from oauth_refresh_tokens where token_hash = ?", now, Hashes.sha256("refresh-used"));
+                }
+            });
+        }
+        byte[] key;
+        try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {
+            key = d.jdbi().withHandle(h -> {
+                for (String t : refreshTokens) {
+                    assertEquals(1, h.createQuery("""
+                            select count(*) from oauth_legacy_token_hashes l join oauth_refresh_tokens r on r.id = l.refresh_token_id
+                            where l.token_hash = :h and r.token_hash = :h""").bind("h", Hashes.sha256(t)).mapTo(Integer.class).one(), t);
+                }
+                assertEquals(List.of(Hashes.sha256("access-live")).stream().map(HexFormat.of()::formatHex).toList(),
+                        h.createQuery("select token_hash from oauth_legacy_token_hashes where access_token_id is not null")
+                                .mapTo(byte[].class).stream().map(HexFormat.of()::formatHex).toList(), "only the live access token");
+                assertEquals(4, h.createQuery("select count(*) from oauth_legacy_token_hashes").mapTo(Integer.class).one());
+                assertThrows(RuntimeException.class, () -> h.execute("insert into oauth_legacy_token_hashes (token_hash, refresh_token_id, migrated_at)"
+                        + " select token_hash, refresh_token_id, migrated_at from oauth_legacy_token_hashes"), "still unique there");
+                // The token tables no longer hold a unique index on the hash: rows are found by id.
+                h.execute("insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)"
+                        + " select token_hash, grant_id, user_id, application_id, scopes, created_at from oauth_refresh_tokens");
+                return h.createQuery("select selector_key from oauth_token_keys").map((row, ctx) -> row.getBytes(1)).one();
+            });
+            assertEquals(16, key.length);
+        }
+        try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {
+            assertArrayEquals(key, d.jdbi().withHandle(h -> h.createQuery("select selector_key from oauth_token_keys")
+                    .map((row, ctx) -> row.getBytes(1)).one()), "made once, kept at every start");
         }
     }
 
