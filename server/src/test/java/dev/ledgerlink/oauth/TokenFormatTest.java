@@ -71,6 +71,25 @@ class TokenFormatTest {
     }
 
     @Test
+    void manyThreadsEncodingAndParsingAtOnceEachGetTheirOwnRow() throws Exception {
+        try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            var results = new java.util.ArrayList<java.util.concurrent.Future<Boolean>>();
+            for (int t = 0; t < 64; t++) {
+                long base = t * 1_000L;
+                results.add(threads.submit(() -> {
+                    for (long id = base + 1; id <= base + 500; id++) {
+                        TokenFormat.Kind kind = id % 2 == 0 ? TokenFormat.Kind.ACCESS : TokenFormat.Kind.REFRESH;
+                        var parsed = (TokenFormat.Selected) format.parse(format.encode(kind, id, TokenFormat.newSecret()));
+                        if (parsed.id() != id || parsed.kind() != kind) return false;
+                    }
+                    return true;
+                }));
+            }
+            for (var r : results) assertEquals(true, r.get());
+        }
+    }
+
+    @Test
     void theSelectorKeyIsSixteenBytes() {
         assertThrows(IllegalStateException.class, () -> new TokenFormat(new byte[15]));
         assertThrows(IllegalStateException.class, () -> new TokenFormat(null));
