@@ -3,6 +3,7 @@ package dev.ledgerlink.store;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import org.flywaydb.core.api.migration.BaseJavaMigration;
 import org.flywaydb.core.api.migration.Context;
@@ -21,8 +22,8 @@ import org.flywaydb.core.api.migration.Context;
  * as an unknown one everywhere. No token issued after this migration is ever added there.
  *
  * <p>On PostgreSQL all of it is one transaction. On H2, whose DDL commits at once, the copy goes in
- * pages of rows in id order, resuming after the last id copied, and a table's constraint is dropped
- * only once its copy is complete, so a start cut off anywhere finishes on the next start.
+ * ranges of ids, a transaction each, resuming after the last id copied, and a table's constraint is
+ * dropped only once its copy is complete, so a start cut off anywhere finishes on the next start.
  */
 public final class V22__token_selectors extends BaseJavaMigration {
     private static final int PAGE = 5_000;
@@ -70,31 +71,48 @@ public final class V22__token_selectors extends BaseJavaMigration {
             String unique = table.name() + "_hash_unique";
             if (!SchemaQueries.hasConstraint(c, table.name(), unique)) continue;   // copied and dropped already
             if (h2) copyInPages(c, table);
-            else copy(c, table, "");
+            else copy(c, table, 0, Long.MAX_VALUE);
             SchemaQueries.execute(c, "alter table " + table.name() + " drop constraint if exists " + unique);
         }
     }
 
-    /** Copies the table's findable rows after the last one copied; {@code limit} bounds how many. Returns how many. */
-    private static int copy(Connection c, TokenTable table, String limit) throws SQLException {
+    /** Copies the table's findable rows whose id is in (after, upTo]; returns how many. */
+    private static int copy(Connection c, TokenTable table, long after, long upTo) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(
                 "insert into oauth_legacy_token_hashes (token_hash, " + table.legacyColumn() + ", migrated_at)"
                         + " select token_hash, id, current_timestamp from " + table.name()
-                        + " where id > (select coalesce(max(" + table.legacyColumn() + "), 0) from oauth_legacy_token_hashes)"
-                        + " and " + table.keep() + " order by id " + limit)) {
+                        + " where id > ? and id <= ? and " + table.keep())) {
+            s.setLong(1, after);
+            s.setLong(2, upTo);
             return s.executeUpdate();
         }
     }
 
-    /** H2: a page of rows per transaction, so a large table neither holds the whole copy in memory nor starts over after a crash. */
+    /**
+     * H2: ranges of ids of a page each, a transaction per range (a large table's copy neither held in
+     * memory at once nor started over after a crash), from the last id copied to the table's highest.
+     * Each range is a probe of the primary key; the last id copied is read once (a range per page
+     * found by "after the last copied" each time read the legacy table whole each time).
+     */
     private static void copyInPages(Connection c, TokenTable table) throws SQLException {
+        long after = longValue(c, "select coalesce(max(" + table.legacyColumn() + "), 0) from oauth_legacy_token_hashes");
+        long highest = longValue(c, "select coalesce(max(id), 0) from " + table.name());
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(false);
         try {
-            while (copy(c, table, "limit " + PAGE) > 0) c.commit();
-            c.commit();
+            for (; after < highest; after += PAGE) {
+                copy(c, table, after, Math.min(after + PAGE, highest));
+                c.commit();
+            }
         } finally {
             c.setAutoCommit(autoCommit);
+        }
+    }
+
+    private static long longValue(Connection c, String sql) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(sql); ResultSet rs = s.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 }
