@@ -61,6 +61,7 @@ class DatabaseOutageTest {
                 return Receiver.Answer.of(200);
             });
             String accountId = f.account().accountId();
+            String accessToken = f.issue().accessToken();
 
             AtomicBoolean stop = new AtomicBoolean();
             List<Thread> publishers = new ArrayList<>();
@@ -76,7 +77,10 @@ class DatabaseOutageTest {
             TestHttp.Response ready = server.http.get("/readyz");
             assertEquals(503, ready.status(), "/readyz with the database down: " + ready.body());
             assertEquals(200, server.http.get("/healthz").status(), "the process itself stays alive");
-            assertUnavailableShape(server.http.get("/auth/api/v1/users/me", f.bearer("whatever-token")), "identity endpoint");
+            // A real token cannot be checked: 503, never a 401 that would tell its client to sign in again.
+            assertUnavailableShape(server.http.get("/auth/api/v1/users/me", f.bearer(accessToken)), "identity endpoint");
+            // A string that cannot be a token of ours is refused without the database (oauth/TokenFormat).
+            assertEquals(401, server.http.get("/auth/api/v1/users/me", f.bearer("whatever-token")).status());
             assertUnavailableShape(server.http.postForm("/auth/oauth/token", "grant_type=refresh_token&refresh_token=x&client_id="
                     + f.app().clientId() + "&client_secret=y"), "token endpoint");
             sleepUntil(downAt + OUTAGE.toNanos());

@@ -99,11 +99,7 @@ class DatabaseTest {
         Database.Dialect dialect = TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2;
         List<String> refreshTokens = List.of("refresh-one", "refresh-two", "refresh-three");
         String access = "access-one";
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(JdbcUrls.normalize(db.url()));
-        config.setUsername(Database.userOrDefault(db.user(), dialect));
-        config.setPassword(db.password() == null ? "" : db.password());
-        try (HikariDataSource ds = new HikariDataSource(config)) {
+        try (HikariDataSource ds = pool(db, dialect)) {
             Database.migrations(ds, dialect).target("20").load().migrate();
             Jdbi.create(ds).useHandle(h -> {
                 long grant = grantBeforeV21(h);
@@ -119,7 +115,7 @@ class DatabaseTest {
                 }
             });
         }
-        try (HikariDataSource ds = new HikariDataSource(config)) {
+        try (HikariDataSource ds = pool(db, dialect)) {
             Database.migrations(ds, dialect).target("21").load().migrate();   // V22 drops the unique constraints checked here
             Jdbi.create(ds).useHandle(h -> {
                 for (String t : refreshTokens) {
@@ -151,11 +147,7 @@ class DatabaseTest {
         Database.Dialect dialect = TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2;
         List<String> refreshTokens = List.of("refresh-used", "refresh-superseded", "refresh-live");
         Instant now = Instant.now();
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(JdbcUrls.normalize(db.url()));
-        config.setUsername(Database.userOrDefault(db.user(), dialect));
-        config.setPassword(db.password() == null ? "" : db.password());
-        try (HikariDataSource ds = new HikariDataSource(config)) {
+        try (HikariDataSource ds = pool(db, dialect)) {
             Database.migrations(ds, dialect).target("21").load().migrate();
             Jdbi.create(ds).useHandle(h -> {
                 long grant = grantBeforeV21(h);
@@ -201,6 +193,15 @@ class DatabaseTest {
             assertArrayEquals(key, d.jdbi().withHandle(h -> h.createQuery("select selector_key from oauth_token_keys")
                     .map((row, ctx) -> row.getBytes(1)).one()), "made once, kept at every start");
         }
+    }
+
+    /** A pool of its own on the test database, so a test can stop the migrations at a version (production code has no such entry point). */
+    private static HikariDataSource pool(TestDatabases.TestDb db, Database.Dialect dialect) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(JdbcUrls.normalize(db.url()));
+        config.setUsername(Database.userOrDefault(db.user(), dialect));
+        config.setPassword(db.password() == null ? "" : db.password());
+        return new HikariDataSource(config);
     }
 
     private static long grantBeforeV21(Handle h) {
