@@ -59,7 +59,7 @@ public final class Introspection {
         });
     }
 
-    /** Empty when no access token is this one; inactive when one has but the caller may not see it or it ended. */
+    /** Empty when the token is no access token of ours; inactive when it is one the caller may not see, or one that ended. */
     private Optional<Map<String, Object>> access(Caller caller, HotTokenStore store, TokenStore tokens, TokenFormat.Presented presented) {
         Optional<AccessTokenRow> row = store.accessToken(presented);
         if (row.isEmpty()) return Optional.empty();

@@ -29,9 +29,9 @@ import org.jdbi.v3.core.Jdbi;
  * Concurrent grants share the commit of that transaction (store/GroupCommit), each under its own
  * savepoint, and each answered only once the shared commit is durable.
  *
- * <p>On PostgreSQL the common case, a live token of this client (issued since V22: found by id), takes one statement instead of a
- * transaction of four (HotTokenStore.ROTATE_REFRESH_TOKEN: use and mint as data-modifying CTEs, the
- * same conditions); only when it rotates nothing does the transaction above run, to refuse with the
+ * <p>On PostgreSQL the common case, a live token of this client issued since V22 (found by id), takes
+ * one statement instead of a transaction of four (HotTokenStore.ROTATE_REFRESH_TOKEN: use and mint as
+ * data-modifying CTEs, the same conditions); only when it rotates nothing does the transaction above run, to refuse with the
  * reason (or, had the token become live meanwhile, which cannot happen, to rotate it after all).
  */
 public final class RefreshTokenGrant {

@@ -15,10 +15,10 @@ import org.jdbi.v3.core.Jdbi;
  * {@link #issueForNewGrant} and {@link #mintSuccessor}) and the bearer verification path.
  *
  * <p>A token is a selector (its row) and 256 random bits, of which only the SHA-256 is stored
- * (TokenFormat). Only one refresh token per (user,
- * application) is live: a new authorization takes that pair's slot row lock (new authorizations of
- * one pair never interleave) and supersedes the live token; a refresh replaces the live token with a
- * conditional UPDATE of its row, which a concurrent supersede waits for (see issueForNewGrant).
+ * (TokenFormat). Only one refresh token per (user, application) is live: a new authorization takes
+ * that pair's slot row lock (new authorizations of one pair never interleave) and supersedes the live
+ * token; a refresh replaces the live token with a conditional UPDATE of its row, which a concurrent
+ * supersede waits for (see issueForNewGrant).
  */
 public final class TokenService implements AccessTokenVerifier {
     /** Longer strings are not ours; refuse them before hashing. */
@@ -36,6 +36,7 @@ public final class TokenService implements AccessTokenVerifier {
         this.format = format;
     }
 
+    /** How this installation's tokens are written and read (Introspection parses with it). */
     TokenFormat format() {
         return format;
     }

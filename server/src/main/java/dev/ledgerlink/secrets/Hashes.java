@@ -18,10 +18,9 @@ public final class Hashes {
     }
 
     /**
-     * The stored form of access and refresh tokens: the 32 bytes themselves, not their hex. Half
-     * the bytes in the rows and in the unique index every grant inserts into, compared as bytes:
-     * 12-22% more refresh grants per second on H2, whose commits rewrite each touched index page
-     * (docs/BENCHMARKS.md, "Token hashes as bytes").
+     * The 32 bytes themselves, not their hex: how access and refresh tokens' hashes are stored
+     * (oauth/TokenFormat hashes a token's secret; a token issued before V22, the whole string).
+     * Half the bytes of the hex, compared as bytes (docs/BENCHMARKS.md, "Token hashes as bytes").
      */
     public static byte[] sha256(String value) {
         return sha256(value.getBytes(StandardCharsets.UTF_8));
