@@ -103,10 +103,7 @@ class DatabaseTest {
             Database.migrations(ds, dialect).target("20").load().migrate();
             Jdbi.create(ds).useHandle(h -> {
                 long grant = grantBeforeV21(h);
-                for (String t : refreshTokens) {
-                    h.execute("insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)"
-                            + " select ?, id, user_id, application_id, scopes, created_at from oauth_grants where id = ?", hex(t), grant);
-                }
+                for (String t : refreshTokens) insertRefreshToken(h, grant, hex(t));
                 h.execute("insert into oauth_access_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at, expires_at)"
                         + " select ?, id, user_id, application_id, scopes, created_at, created_at from oauth_grants where id = ?", hex(access), grant);
                 if (dialect == Database.Dialect.H2) {   // cut off after its first page had begun
@@ -151,10 +148,7 @@ class DatabaseTest {
             Database.migrations(ds, dialect).target("21").load().migrate();
             Jdbi.create(ds).useHandle(h -> {
                 long grant = grantBeforeV21(h);
-                for (String t : refreshTokens) {
-                    h.execute("insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)"
-                            + " select ?, id, user_id, application_id, scopes, created_at from oauth_grants where id = ?", Hashes.sha256(t), grant);
-                }
+                for (String t : refreshTokens) insertRefreshToken(h, grant, Hashes.sha256(t));
                 String access = "insert into oauth_access_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at, expires_at)"
                         + " select ?, id, user_id, application_id, scopes, created_at, ? from oauth_grants where id = ?";
                 h.execute(access, Hashes.sha256("access-live"), now.plus(Duration.ofHours(1)), grant);
@@ -202,6 +196,12 @@ class DatabaseTest {
         config.setUsername(Database.userOrDefault(db.user(), dialect));
         config.setPassword(db.password() == null ? "" : db.password());
         return new HikariDataSource(config);
+    }
+
+    /** A refresh token of the grant stored with this hash, in whatever form the schema of the moment keeps it. */
+    private static void insertRefreshToken(Handle h, long grant, Object hash) {
+        h.execute("insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)"
+                + " select ?, id, user_id, application_id, scopes, created_at from oauth_grants where id = ?", hash, grant);
     }
 
     private static long grantBeforeV21(Handle h) {
