@@ -110,18 +110,27 @@ final class HotTokenStore {
 
     /** The refresh token presented, if it is one of ours and its secret matches. */
     Optional<RefreshTokenRow> refreshToken(TokenFormat.Presented token) {
+        return find(token, TokenFormat.Kind.REFRESH, FIND_REFRESH_TOKEN, FIND_LEGACY_REFRESH_TOKEN, 10, r -> new RefreshTokenRow(
+                r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getString(5),
+                TimeMapping.read(r, 6), TimeMapping.read(r, 7), TimeMapping.read(r, 8), TimeMapping.read(r, 9)));
+    }
+
+    /**
+     * How a presented token finds its row, for both kinds: one of ours of this kind by its id, one
+     * issued before V22 through the legacy hashes; either way the row counts only if its token_hash
+     * (column {@code hashColumn} of the query) equals the presented hash, compared in constant time.
+     */
+    private <T> Optional<T> find(TokenFormat.Presented token, TokenFormat.Kind kind, String byId, String byLegacyHash,
+                                 int hashColumn, HotStatements.RowReader<T> row) {
         return switch (token) {
-            case TokenFormat.Selected t when t.kind() == TokenFormat.Kind.REFRESH ->
-                    findRefresh(FIND_REFRESH_TOKEN, s -> s.setLong(1, t.id()), t.hash());
-            case TokenFormat.Legacy t -> findRefresh(FIND_LEGACY_REFRESH_TOKEN, s -> s.setBytes(1, t.hash()), t.hash());
+            case TokenFormat.Selected t when t.kind() == kind -> matching(byId, s -> s.setLong(1, t.id()), t.hash(), hashColumn, row);
+            case TokenFormat.Legacy t -> matching(byLegacyHash, s -> s.setBytes(1, t.hash()), t.hash(), hashColumn, row);
             default -> Optional.empty();
         };
     }
 
-    private Optional<RefreshTokenRow> findRefresh(String sql, HotStatements.Binder key, byte[] hash) {
-        return HotStatements.queryOne(h, sql, key, r -> MessageDigest.isEqual(r.getBytes(10), hash) ? new RefreshTokenRow(
-                r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getString(5),
-                TimeMapping.read(r, 6), TimeMapping.read(r, 7), TimeMapping.read(r, 8), TimeMapping.read(r, 9)) : null);
+    private <T> Optional<T> matching(String sql, HotStatements.Binder key, byte[] hash, int hashColumn, HotStatements.RowReader<T> row) {
+        return HotStatements.queryOne(h, sql, key, r -> MessageDigest.isEqual(r.getBytes(hashColumn), hash) ? row.read(r) : null);
     }
 
     int useRefreshToken(long id, Instant now) {
@@ -151,16 +160,7 @@ final class HotTokenStore {
 
     /** The access token presented, if it is one of ours and its secret matches. */
     Optional<AccessTokenRow> accessToken(TokenFormat.Presented token) {
-        return switch (token) {
-            case TokenFormat.Selected t when t.kind() == TokenFormat.Kind.ACCESS ->
-                    findAccess(FIND_ACCESS_TOKEN, s -> s.setLong(1, t.id()), t.hash());
-            case TokenFormat.Legacy t -> findAccess(FIND_LEGACY_ACCESS_TOKEN, s -> s.setBytes(1, t.hash()), t.hash());
-            default -> Optional.empty();
-        };
-    }
-
-    private Optional<AccessTokenRow> findAccess(String sql, HotStatements.Binder key, byte[] hash) {
-        return HotStatements.queryOne(h, sql, key, r -> MessageDigest.isEqual(r.getBytes(8), hash) ? new AccessTokenRow(
-                r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getString(5), TimeMapping.read(r, 6), TimeMapping.read(r, 7)) : null);
+        return find(token, TokenFormat.Kind.ACCESS, FIND_ACCESS_TOKEN, FIND_LEGACY_ACCESS_TOKEN, 8, r -> new AccessTokenRow(
+                r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getString(5), TimeMapping.read(r, 6), TimeMapping.read(r, 7)));
     }
 }

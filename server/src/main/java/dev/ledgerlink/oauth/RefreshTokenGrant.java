@@ -67,7 +67,7 @@ public final class RefreshTokenGrant {
         if (refreshToken == null || refreshToken.isEmpty()) throw invalidRequest("refresh_token is required for grant_type refresh_token");
         if (refreshToken.length() > TokenService.MAX_TOKEN_LENGTH) throw invalidGrant("refresh token is unknown");
 
-        TokenFormat.Presented presented = tokens.presented(refreshToken);
+        TokenFormat.Presented presented = tokens.format().parse(refreshToken);
         if (presented instanceof TokenFormat.Foreign) throw invalidGrant("refresh token is unknown");
         if (oneStatement && presented instanceof TokenFormat.Selected selected) {
             Optional<TokenPair> rotated = tokens.rotateInOneStatement(selected, client.id());

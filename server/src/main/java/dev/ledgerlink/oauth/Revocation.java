@@ -26,7 +26,7 @@ public final class Revocation {
     public void revoke(Application client, String token, String tokenTypeHint) {
         if (token == null || token.isEmpty()) throw OAuthError.invalidRequest("token is required");
         if (token.length() > TokenService.MAX_TOKEN_LENGTH) return;
-        TokenFormat.Presented presented = tokens.presented(token);
+        TokenFormat.Presented presented = tokens.format().parse(token);
         if (presented instanceof TokenFormat.Foreign) return;
         boolean refreshFirst = "refresh_token".equals(tokenTypeHint);
         jdbi.useTransaction(h -> {

@@ -36,14 +36,9 @@ public final class TokenService implements AccessTokenVerifier {
         this.format = format;
     }
 
-    /** How this installation's tokens are written and read (Introspection parses with it). */
+    /** How this installation's tokens are written and read: the grants, revocation and introspection parse with it. */
     TokenFormat format() {
         return format;
-    }
-
-    /** A token string as presented: which row it names, if any (TokenFormat). */
-    TokenFormat.Presented presented(String token) {
-        return format.parse(token);
     }
 
     public Clock clock() {

@@ -37,13 +37,14 @@ public final class V21__binary_token_hashes extends BaseJavaMigration {
 
     private static void onH2(Connection c, String table) throws SQLException {
         String unique = table + "_hash_unique";
-        if (hasColumn(c, table, "token_hash") && !isBinary(c, table, "token_hash")) {
+        String type = SchemaQueries.columnType(c, table, "token_hash");
+        if (type != null && !type.toUpperCase().contains("BINARY")) {   // still hex characters
             execute(c, "alter table " + table + " add column if not exists token_digest bytea");
             fill(c, table);
             execute(c, "alter table " + table + " drop constraint if exists " + unique);
             execute(c, "alter table " + table + " drop column token_hash");
         }
-        if (!hasColumn(c, table, "token_hash")) {
+        if (SchemaQueries.columnType(c, table, "token_hash") == null) {
             execute(c, "alter table " + table + " alter column token_digest rename to token_hash");
         }
         execute(c, "alter table " + table + " alter column token_hash set not null");
@@ -77,15 +78,6 @@ public final class V21__binary_token_hashes extends BaseJavaMigration {
         } finally {
             c.setAutoCommit(autoCommit);
         }
-    }
-
-    private static boolean hasColumn(Connection c, String table, String column) throws SQLException {
-        return SchemaQueries.columnType(c, table, column) != null;
-    }
-
-    private static boolean isBinary(Connection c, String table, String column) throws SQLException {
-        String type = SchemaQueries.columnType(c, table, column);
-        return type != null && type.toUpperCase().contains("BINARY");
     }
 
     private static void execute(Connection c, String sql) throws SQLException {

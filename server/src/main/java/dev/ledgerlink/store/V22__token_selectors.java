@@ -89,10 +89,11 @@ public final class V22__token_selectors extends BaseJavaMigration {
     }
 
     /**
-     * H2: ranges of ids of a page each, a transaction per range (a large table's copy neither held in
+     * H2: ranges of {@link #PAGE} ids, a transaction each (a large table's copy is neither held in
      * memory at once nor started over after a crash), from the last id copied to the table's highest.
-     * Each range is a probe of the primary key; the last id copied is read once (a range per page
-     * found by "after the last copied" each time read the legacy table whole each time).
+     * Each range is a scan of the primary key. The last id copied is read once, at the start: the
+     * legacy table has no index on the token ids, so reading it before every range read it whole each
+     * time (176 s instead of 78 s for a million tokens per table, docs/BENCHMARKS.md).
      */
     private static void copyInPages(Connection c, TokenTable table) throws SQLException {
         long after = longValue(c, "select coalesce(max(" + table.legacyColumn() + "), 0) from oauth_legacy_token_hashes");
