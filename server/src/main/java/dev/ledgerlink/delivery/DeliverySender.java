@@ -79,7 +79,10 @@ final class DeliverySender implements AutoCloseable {
 
     private AttemptOutcome exchange(HttpRequest request, long started, long deadline) {
         CompletableFuture<HttpResponse<InputStream>> sending = client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
-        CompletableFuture<AttemptOutcome> attempt = sending.thenApply(r -> read(r, started));
+        // The body is read with blocking calls, so on one of our virtual threads: sendAsync completes
+        // its future in the common ForkJoinPool, where a blocking read made the pool add a platform
+        // thread for each one waiting (76 of them under the benchmark's delivery load).
+        CompletableFuture<AttemptOutcome> attempt = sending.thenApplyAsync(r -> read(r, started), executor);
         try {
             return attempt.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {

@@ -1,0 +1,95 @@
+package dev.ledgerlink.delivery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** How DeliverySender waits for a receiver, against a real one on loopback. */
+class DeliverySenderTest {
+    private static final int SENDS = 8;
+
+    /**
+     * A receiver that answers its headers at once and its body only later: each send then waits in
+     * the body's blocking read. That read must wait on a virtual thread. Where the HTTP client
+     * completes its future (the common ForkJoinPool) a blocked read makes the pool add a platform
+     * thread for each one (76 of them under the benchmark's delivery load, before the fix).
+     */
+    @Test
+    void aSlowBodyIsAwaitedOnAVirtualThreadNotOnAPlatformThread() throws Exception {
+        CountDownLatch headersSent = new CountDownLatch(SENDS);
+        CountDownLatch releaseBodies = new CountDownLatch(1);
+        HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), SENDS);
+        receiver.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        receiver.createContext("/hook", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] body = "received".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.flush();
+                headersSent.countDown();
+                releaseBodies.await(30, TimeUnit.SECONDS);
+                out.write(body);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        receiver.start();
+        String uri = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
+        WebhookRequest request = new WebhookRequest("name=invoice.create", Map.of("Content-Type", "application/x-www-form-urlencoded"),
+                "name=invoice.create");
+        try (DeliverySender sender = new DeliverySender(Duration.ofSeconds(30), false, Clock.systemUTC());
+             var senders = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<AttemptOutcome>> sends = new ArrayList<>();
+            for (int i = 0; i < SENDS; i++) sends.add(senders.submit(() -> sender.send(uri, request)));
+            assertTrue(headersSent.await(30, TimeUnit.SECONDS), "the receiver got every request");
+
+            AtomicInteger platformReaders = new AtomicInteger();
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            while (System.nanoTime() < until) {   // the reads start once the headers arrive: look for a while
+                int readers = platformThreadsIn("DeliverySender.read");
+                platformReaders.accumulateAndGet(readers, Math::max);
+                Thread.sleep(20);
+            }
+            releaseBodies.countDown();
+            for (Future<AttemptOutcome> send : sends) {
+                AttemptOutcome outcome = send.get(30, TimeUnit.SECONDS);
+                assertEquals(200, outcome.status());
+                assertEquals("received", outcome.responseBody());
+            }
+            assertEquals(0, platformReaders.get(), "platform threads blocked reading a response body");
+        } finally {
+            releaseBodies.countDown();
+            receiver.stop(0);
+        }
+    }
+
+    /** Platform threads (Thread.getAllStackTraces lists no virtual ones) with the given frame. */
+    private static int platformThreadsIn(String frame) {
+        int n = 0;
+        for (StackTraceElement[] stack : Thread.getAllStackTraces().values()) {
+            for (StackTraceElement e : stack) {
+                if ((e.getClassName().substring(e.getClassName().lastIndexOf('.') + 1) + "." + e.getMethodName()).equals(frame)) {
+                    n++;
+                    break;
+                }
+            }
+        }
+        return n;
+    }
+}
