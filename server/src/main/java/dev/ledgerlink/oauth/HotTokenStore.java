@@ -3,9 +3,11 @@ package dev.ledgerlink.oauth;
 import dev.ledgerlink.store.HotStatements;
 import dev.ledgerlink.store.TimeMapping;
 import java.security.MessageDigest;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
@@ -42,23 +44,24 @@ final class HotTokenStore {
             where id = ? and used_at is null and superseded_at is null and revoked_at is null""";
 
     /**
-     * The whole refresh rotation as one statement, for PostgreSQL (data-modifying CTEs): use the
-     * presented token once, with the same conditions as {@link #USE_REFRESH_TOKEN} plus the client's
-     * and the secret's (the database compares the two SHA-256 values: no timing tells anything about
-     * a hash whose input nobody can choose), and insert the successor pair in its grant. One
-     * statement is one transaction: all three rows commit together or none does, and exactly one of
-     * any number of racing statements finds the row still unused (the others wait on its row lock,
-     * then see it used and return no row). No row back means "not rotated"; the caller then reads the
-     * token to say why. Parameters: now, the used token's id and hash, the client's application id,
-     * the new refresh token's hash, now, the new access token's hash, now, its expiry. Returns the
-     * grant, its scopes and the ids of the new refresh and access tokens.
+     * One refresh rotation as one statement, for PostgreSQL (data-modifying CTEs): use the presented
+     * token once, with the same conditions as {@link #USE_REFRESH_TOKEN} plus the client's and the
+     * secret's (the database compares the two SHA-256 values: no timing tells anything about a hash
+     * whose input nobody can choose), and insert its successor pair in its grant. One statement is
+     * one transaction: all three rows commit together or none does, and exactly one of any number of
+     * racing statements finds the row still unused (the others wait on its row lock, then see it
+     * used and return no row). No row back means "not rotated"; the caller then reads the token to
+     * say why. Parameters: now, the used token's id and hash, the client's application id, the new
+     * refresh token's hash, now, the new access token's hash, now, its expiry. Returns the grant, its
+     * scopes and the ids of the new refresh and access tokens. {@link #ROTATE_REFRESH_TOKENS} is the
+     * same for many tokens at once.
      */
     static final String ROTATE_REFRESH_TOKEN = """
             with used as (
               update oauth_refresh_tokens set used_at = ?
               where id = ? and token_hash = ? and application_id = ?
                 and used_at is null and superseded_at is null and revoked_at is null
-              returning grant_id, user_id, application_id, scopes),
+              returning id, grant_id, user_id, application_id, scopes),
             successor as (
               insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)
               select ?, grant_id, user_id, application_id, scopes, ? from used
@@ -67,7 +70,46 @@ final class HotTokenStore {
               insert into oauth_access_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at, expires_at)
               select ?, grant_id, user_id, application_id, scopes, ?, ? from used
               returning id)
-            select used.grant_id, used.scopes, successor.id, access.id from used, successor, access""";
+            select used.id, used.grant_id, used.scopes, successor.id, access.id from used, successor, access""";
+
+    /**
+     * Refresh rotations as one statement, for PostgreSQL (data-modifying CTEs), for one presented token
+     * or for the tokens of many concurrent grants (oauth/RotationBatches): use each presented token
+     * once, with the same conditions as {@link #USE_REFRESH_TOKEN} plus the client's and the secret's
+     * (the database compares the two SHA-256 values: no timing tells anything about a hash whose
+     * input nobody can choose), and insert its successor pair in its grant. One statement is one
+     * transaction: all its rows commit together or none does. Of any number of racing statements
+     * that present the same token, exactly one finds its row still unused (the others wait on its
+     * row lock, then see it used and rotate nothing for it); within one statement each token must be
+     * presented once (the caller's duty: an UPDATE joined to two rows of one token updates it once).
+     * A token that rotates nothing returns no row; the caller then reads it to say why.
+     *
+     * <p>Parameters: arrays of equal length, one element per presented token: its id and hash, the
+     * client's application id, the new refresh token's hash, the new access token's hash, the time of
+     * the grant and the access token's expiry (ISO-8601 text, exact to the microsecond). Returns, per
+     * rotated token, its id, the grant, its scopes and the ids of the new refresh and access tokens
+     * (matched to their token by their hashes, which are unique: SHA-256 of 256 random bits).
+     */
+    static final String ROTATE_REFRESH_TOKENS = """
+            with presented as (
+              select * from unnest(?::bigint[], ?::bytea[], ?::bigint[], ?::bytea[], ?::bytea[], ?::text[]::timestamptz[], ?::text[]::timestamptz[])
+                as p(id, token_hash, application_id, refresh_hash, access_hash, granted_at, expires_at)),
+            used as (
+              update oauth_refresh_tokens t set used_at = p.granted_at
+              from presented p
+              where t.id = p.id and t.token_hash = p.token_hash and t.application_id = p.application_id
+                and t.used_at is null and t.superseded_at is null and t.revoked_at is null
+              returning t.id, t.grant_id, t.user_id, t.application_id, t.scopes, p.refresh_hash, p.access_hash, p.granted_at, p.expires_at),
+            successor as (
+              insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)
+              select refresh_hash, grant_id, user_id, application_id, scopes, granted_at from used
+              returning id, token_hash),
+            access as (
+              insert into oauth_access_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at, expires_at)
+              select access_hash, grant_id, user_id, application_id, scopes, granted_at, expires_at from used
+              returning id, token_hash)
+            select used.id, used.grant_id, used.scopes, successor.id, access.id
+            from used join successor on successor.token_hash = used.refresh_hash join access on access.token_hash = used.access_hash""";
 
     private static final String ACCESS_COLUMNS = "a.id, a.grant_id, a.user_id, a.application_id, a.scopes, a.expires_at, a.revoked_at, a.token_hash";
 
@@ -140,22 +182,59 @@ final class HotTokenStore {
         });
     }
 
-    /** What {@link #ROTATE_REFRESH_TOKEN} did, when it rotated the token. */
-    record Rotated(long grantId, String scopes, long refreshTokenId, long accessTokenId) {}
+    /** One presented token's rotation, as {@link #ROTATE_REFRESH_TOKENS} takes it. */
+    record Rotation(TokenFormat.Selected used, long applicationId, byte[] refreshHash, byte[] accessHash, Instant now, Instant expiresAt) {}
 
-    Optional<Rotated> rotateRefreshToken(TokenFormat.Selected used, long applicationId, byte[] refreshHash, byte[] accessHash,
-                                         Instant now, Instant expiresAt) {
+    /** What {@link #ROTATE_REFRESH_TOKENS} did for a token it rotated. */
+    record Rotated(long usedId, long grantId, String scopes, long refreshTokenId, long accessTokenId) {}
+
+    /** Rotates the token if it is live, this client's and its secret matches. */
+    Optional<Rotated> rotateRefreshToken(Rotation r) {
         return HotStatements.queryOne(h, ROTATE_REFRESH_TOKEN, s -> {
-            TimeMapping.bind(s, 1, now);
-            s.setLong(2, used.id());
-            s.setBytes(3, used.hash());
-            s.setLong(4, applicationId);
-            s.setBytes(5, refreshHash);
-            TimeMapping.bind(s, 6, now);
-            s.setBytes(7, accessHash);
-            TimeMapping.bind(s, 8, now);
-            TimeMapping.bind(s, 9, expiresAt);
-        }, r -> new Rotated(r.getLong(1), r.getString(2), r.getLong(3), r.getLong(4)));
+            TimeMapping.bind(s, 1, r.now());
+            s.setLong(2, r.used().id());
+            s.setBytes(3, r.used().hash());
+            s.setLong(4, r.applicationId());
+            s.setBytes(5, r.refreshHash());
+            TimeMapping.bind(s, 6, r.now());
+            s.setBytes(7, r.accessHash());
+            TimeMapping.bind(s, 8, r.now());
+            TimeMapping.bind(s, 9, r.expiresAt());
+        }, ROTATED);
+    }
+
+    private static final HotStatements.RowReader<Rotated> ROTATED = r -> new Rotated(r.getLong(1), r.getLong(2), r.getString(3), r.getLong(4), r.getLong(5));
+
+    /** Rotates those of the tokens (each presented once) that are live, this client's and whose secret matches. */
+    List<Rotated> rotateRefreshTokens(List<Rotation> rotations) {
+        int n = rotations.size();
+        Long[] ids = new Long[n];
+        byte[][] hashes = new byte[n][];
+        Long[] applications = new Long[n];
+        byte[][] refreshHashes = new byte[n][];
+        byte[][] accessHashes = new byte[n][];
+        String[] grantedAt = new String[n];
+        String[] expiresAt = new String[n];
+        for (int i = 0; i < n; i++) {
+            Rotation r = rotations.get(i);
+            ids[i] = r.used().id();
+            hashes[i] = r.used().hash();
+            applications[i] = r.applicationId();
+            refreshHashes[i] = r.refreshHash();
+            accessHashes[i] = r.accessHash();
+            grantedAt[i] = r.now().toString();
+            expiresAt[i] = r.expiresAt().toString();
+        }
+        Connection c = h.getConnection();
+        return HotStatements.queryPlannedEachTime(h, ROTATE_REFRESH_TOKENS, s -> {
+            s.setArray(1, c.createArrayOf("bigint", ids));
+            s.setArray(2, c.createArrayOf("bytea", hashes));
+            s.setArray(3, c.createArrayOf("bigint", applications));
+            s.setArray(4, c.createArrayOf("bytea", refreshHashes));
+            s.setArray(5, c.createArrayOf("bytea", accessHashes));
+            s.setArray(6, c.createArrayOf("text", grantedAt));
+            s.setArray(7, c.createArrayOf("text", expiresAt));
+        }, ROTATED);
     }
 
     /** The access token presented, if it is one of ours and its secret matches. */

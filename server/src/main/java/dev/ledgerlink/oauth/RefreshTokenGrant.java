@@ -30,8 +30,8 @@ import org.jdbi.v3.core.Jdbi;
  * savepoint, and each answered only once the shared commit is durable.
  *
  * <p>On PostgreSQL the common case, a live token of this client issued since V22 (found by id), takes
- * one statement instead of a transaction of four (HotTokenStore.ROTATE_REFRESH_TOKEN: use and mint as
- * data-modifying CTEs, the same conditions); only when it rotates nothing does the transaction above run, to refuse with the
+ * one statement instead of a transaction of four (HotTokenStore.ROTATE_REFRESH_TOKENS: use and mint as
+ * data-modifying CTEs, the same conditions; concurrent grants share one such statement, RotationBatches); only when it rotates nothing does the transaction above run, to refuse with the
  * reason (or, had the token become live meanwhile, which cannot happen, to rotate it after all).
  */
 public final class RefreshTokenGrant {

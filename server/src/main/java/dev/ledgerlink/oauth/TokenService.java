@@ -28,12 +28,15 @@ public final class TokenService implements AccessTokenVerifier {
     private final Clock clock;
     private final Duration accessTokenTtl;
     private final TokenFormat format;
+    private final RotationBatches rotations;
 
-    public TokenService(Jdbi jdbi, Clock clock, Duration accessTokenTtl, TokenFormat format) {
+    /** @param rotations PostgreSQL's refresh rotations in one statement per group (unused on H2) */
+    public TokenService(Jdbi jdbi, Clock clock, Duration accessTokenTtl, TokenFormat format, RotationBatches rotations) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.accessTokenTtl = accessTokenTtl;
         this.format = format;
+        this.rotations = rotations;
     }
 
     /** How this installation's tokens are written and read: the grants, revocation and introspection parse with it. */
@@ -75,17 +78,17 @@ public final class TokenService implements AccessTokenVerifier {
     }
 
     /**
-     * PostgreSQL: use the refresh token with this hash and mint its successor pair in one statement
-     * (HotTokenStore.ROTATE_REFRESH_TOKEN, autocommitted); empty when the token is not live or not
-     * this client's, which the caller then explains from the stored row.
+     * PostgreSQL: use the refresh token presented and mint its successor pair in one statement
+     * (HotTokenStore.ROTATE_REFRESH_TOKENS, autocommitted), shared with concurrent grants
+     * (RotationBatches); empty when the token is not live or not this client's, which the caller
+     * then explains from the stored row.
      */
     Optional<TokenPair> rotateInOneStatement(TokenFormat.Selected used, long applicationId) {
         byte[] access = TokenFormat.newSecret();
         byte[] refresh = TokenFormat.newSecret();
         Instant now = now();
         Instant expiresAt = now.plus(accessTokenTtl);
-        return jdbi.withHandle(h -> new HotTokenStore(h).rotateRefreshToken(used, applicationId,
-                        TokenFormat.hashOf(refresh), TokenFormat.hashOf(access), now, expiresAt))
+        return rotations.rotate(new HotTokenStore.Rotation(used, applicationId, TokenFormat.hashOf(refresh), TokenFormat.hashOf(access), now, expiresAt))
                 .map(r -> new TokenPair(format.encode(TokenFormat.Kind.ACCESS, r.accessTokenId(), access),
                         format.encode(TokenFormat.Kind.REFRESH, r.refreshTokenId(), refresh),
                         Scopes.parse(r.scopes()), now, expiresAt, r.grantId()));

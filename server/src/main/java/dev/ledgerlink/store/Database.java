@@ -6,6 +6,8 @@ import dev.ledgerlink.config.DeliverySettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Deque;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -29,6 +31,8 @@ public final class Database implements AutoCloseable {
     private final Jdbi jdbi;
     private final Dialect dialect;
     private final GroupCommit groupCommit;
+    /** Closed before the pool, last registered first (closing). */
+    private final Deque<AutoCloseable> closing = new ConcurrentLinkedDeque<>();
     /** Runs after the pool closed: H2CrashRepair stops counting the file as open here. */
     private final Runnable onClose;
 
@@ -104,6 +108,15 @@ public final class Database implements AutoCloseable {
     public javax.sql.DataSource dataSource() { return dataSource; }
 
     /**
+     * Closes {@code resource} with the database, before its pool: a user of the pool with work in
+     * flight (the refresh rotations' batcher, oauth/RotationBatches) finishes it first.
+     */
+    public <C extends AutoCloseable> C closing(C resource) {
+        closing.push(resource);
+        return resource;
+    }
+
+    /**
      * True when a connection can be had and answers within two seconds. Bounded on its own (not by
      * the pool's connection timeout, which is longer), so a readiness probe answers promptly while the
      * database is away.
@@ -131,8 +144,17 @@ public final class Database implements AutoCloseable {
 
     @Override
     public void close() {
+        IllegalStateException failed = null;
+        for (AutoCloseable c = closing.poll(); c != null; c = closing.poll()) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                if (failed == null) failed = new IllegalStateException("cannot close " + c + ": " + e.getMessage(), e);
+            }
+        }
         groupCommit.close();
         dataSource.close();
         onClose.run();
+        if (failed != null) throw failed;
     }
 }

@@ -1,12 +1,7 @@
 package dev.ledgerlink.store;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -28,10 +23,8 @@ import org.jdbi.v3.core.Jdbi;
  * not been grouped. A unit that no writer has taken within a second (both stuck on a database that
  * stopped answering) is withdrawn from the queue and run by its caller.
  *
- * <p>Groups form on their own: while a group commits, the next requests queue, and the next group is
- * whatever queued meanwhile. Nothing waits to fill a group: a lone request runs as a plain
- * transaction, only handed to a writer thread. Two writers take groups, so a commit in progress never
- * leaves the queue idle.
+ * <p>Groups form on their own (store/Batcher): while a group commits, the next requests queue,
+ * and the next group is whatever queued meanwhile; a lone request runs as a plain transaction.
  *
  * <p>Used by the refresh grant (oauth/RefreshTokenGrant), where on H2 the durable commit, one chunk
  * written per transaction, was a large share of a grant: in interleaved runs of the token scenario
@@ -58,11 +51,8 @@ public final class GroupCommit implements AutoCloseable {
     }
 
     private final Jdbi jdbi;
-    private final long withdrawAfterMs;
-    private final LinkedBlockingQueue<Unit<?>> queue = new LinkedBlockingQueue<>();
-    private final List<Thread> writers = new ArrayList<>();
+    private final Batcher<Unit<?>> batcher;
     private final AtomicLong sharedCommits = new AtomicLong();
-    private boolean open = true;   // guarded by this
 
     GroupCommit(Jdbi jdbi) {
         this(jdbi, WITHDRAW_AFTER);
@@ -71,52 +61,14 @@ public final class GroupCommit implements AutoCloseable {
     /** @param withdrawAfter how long a unit waits for a writer before its caller runs it alone */
     GroupCommit(Jdbi jdbi, Duration withdrawAfter) {
         this.jdbi = jdbi;
-        this.withdrawAfterMs = withdrawAfter.toMillis();
+        this.batcher = new Batcher<>("group-commit", WRITERS, MAX_GROUP, withdrawAfter, this::commit);
     }
 
     /** Runs {@code work} as one transaction, sharing its commit with whatever is submitted at the same moment. */
     public <T> T inTransaction(Work<T> work) {
-        Unit<T> unit = new Unit<>(work);
-        synchronized (this) {
-            if (!open) return jdbi.inTransaction(work::run);   // the database is closing: alone, as before grouping
-            if (writers.isEmpty()) startWriters();
-            queue.add(unit);
-        }
-        // Both writers stuck (a database that stopped answering holds each for a connection wait):
-        // a unit no writer has taken after a while is withdrawn and run by its caller, so callers
-        // wait once each rather than one after another.
-        if (!unit.settledWithin(withdrawAfterMs) && queue.remove(unit)) return unit.runAlone(jdbi);
-        return unit.await(jdbi);
-    }
-
-    private void startWriters() {
-        for (int i = 0; i < WRITERS; i++) {
-            writers.add(Thread.ofPlatform().name("group-commit-" + i).daemon().start(this::writeLoop));
-        }
-    }
-
-    private void writeLoop() {
-        List<Unit<?>> group = new ArrayList<>();
-        while (true) {
-            Unit<?> first;
-            try {
-                // Bounded so a closing database waits at most this long for its idle writers
-                // (they are never interrupted: an interrupt in the middle of H2's file I/O closes its file).
-                first = queue.poll(100, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                first = queue.poll();
-            }
-            if (first == null) {
-                synchronized (this) {
-                    if (!open && queue.isEmpty()) return;
-                }
-                continue;
-            }
-            group.add(first);
-            queue.drainTo(group, MAX_GROUP - 1);
-            commit(group);
-            group.clear();
-        }
+        Unit<T> unit = new Unit<>(jdbi, work);
+        batcher.submit(unit);
+        return unit.await();
     }
 
     /**
@@ -127,7 +79,7 @@ public final class GroupCommit implements AutoCloseable {
      */
     void commit(List<Unit<?>> group) {
         if (group.size() == 1) {
-            group.getFirst().runHere(jdbi);
+            group.getFirst().runHere();
             return;
         }
         try {
@@ -150,7 +102,7 @@ public final class GroupCommit implements AutoCloseable {
 
     /** Units waiting for a writer (tests). */
     int queued() {
-        return queue.size();
+        return batcher.queued();
     }
 
     /** Transactions committed for a group of more than one unit (tests). */
@@ -161,31 +113,19 @@ public final class GroupCommit implements AutoCloseable {
     /** Stops taking work into groups once what is queued is committed; later work runs alone. */
     @Override
     public void close() {
-        List<Thread> started;
-        synchronized (this) {
-            open = false;
-            started = List.copyOf(writers);
-        }
-        for (Thread w : started) {
-            try {
-                w.join(30_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        batcher.close();
     }
 
     /** A submitted transaction: its outcome inside the group, published to the caller once settled. */
-    private static final class Unit<T> {
+    private static final class Unit<T> extends Batcher.Pending<T> {
+        private final Jdbi jdbi;
         private final Work<T> work;
-        private final CompletableFuture<T> done = new CompletableFuture<>();
+        /** The outcome under the group's savepoint: written by the writer, read by it after the shared commit. */
         private T result;
         private Throwable failure;
-        /** Set before {@link #done} completes, read after: the future's completion publishes it. */
-        private boolean alone;
 
-        Unit(Work<T> work) {
+        Unit(Jdbi jdbi, Work<T> work) {
+            this.jdbi = jdbi;
             this.work = work;
         }
 
@@ -196,53 +136,13 @@ public final class GroupCommit implements AutoCloseable {
             failure = attempt.failure();
         }
 
-        void runHere(Jdbi jdbi) {
-            try {
-                done.complete(runAlone(jdbi));
-            } catch (RuntimeException | Error e) {
-                done.completeExceptionally(e);
-            }
-        }
-
-        /** The caller runs the work itself, in a transaction of its own (nothing of it was committed). */
-        void sendBackToRunAlone() {
-            alone = true;
-            done.complete(null);
-        }
-
         void settle() {
-            if (failure == null) done.complete(result);
-            else done.completeExceptionally(failure);
+            if (failure == null) complete(result);
+            else fail(failure);
         }
 
-        T await(Jdbi jdbi) {
-            T settled;
-            try {
-                settled = done.join();
-            } catch (CompletionException e) {
-                if (e.getCause() instanceof RuntimeException r) throw r;
-                if (e.getCause() instanceof Error err) throw err;
-                throw e;
-            }
-            return alone ? runAlone(jdbi) : settled;
-        }
-
-        /** Settled within {@code millis}; false when the writers have not got to it yet. */
-        boolean settledWithin(long millis) {
-            try {
-                done.get(millis, TimeUnit.MILLISECONDS);
-                return true;
-            } catch (java.util.concurrent.TimeoutException e) {
-                return false;
-            } catch (java.util.concurrent.ExecutionException e) {
-                return true;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return true;   // wait without a bound in await, as a caller outside a group would
-            }
-        }
-
-        T runAlone(Jdbi jdbi) {
+        @Override
+        protected T runAlone() {
             return jdbi.inTransaction(work::run);
         }
     }

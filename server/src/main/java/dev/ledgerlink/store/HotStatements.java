@@ -3,8 +3,11 @@ package dev.ledgerlink.store;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
+import org.postgresql.PGStatement;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /**
@@ -68,6 +71,31 @@ public final class HotStatements {
                 T row = reader.read(rows);
                 if (rows.next()) throw new IllegalStateException("Expected zero to one rows for query: " + sql);
                 return Optional.ofNullable(row);
+            }
+        } catch (SQLException e) {
+            throw failed(sql, e);
+        }
+    }
+
+    /**
+     * Runs a query planned for its parameters every time it runs; returns its rows that count, in
+     * order. For a statement whose best plan depends on the sizes of its inputs and tables (a join of
+     * an array of keys to a table that grows from nothing): PostgreSQL would otherwise settle, after
+     * five runs on a connection, on a generic plan made for the table as it was then, and keep it
+     * until the next ANALYZE (a sequential scan of a token table that had a page when the server
+     * started and a million rows an hour later). The price is planning on every run.
+     */
+    public static <T> List<T> queryPlannedEachTime(Handle h, String sql, Binder binder, RowReader<T> reader) {
+        try (PreparedStatement statement = h.getConnection().prepareStatement(sql)) {
+            if (statement.isWrapperFor(PGStatement.class)) statement.unwrap(PGStatement.class).setPrepareThreshold(0);
+            binder.bind(statement);
+            try (ResultSet rows = statement.executeQuery()) {
+                List<T> read = new ArrayList<>();
+                while (rows.next()) {
+                    T row = reader.read(rows);
+                    if (row != null) read.add(row);
+                }
+                return read;
             }
         } catch (SQLException e) {
             throw failed(sql, e);

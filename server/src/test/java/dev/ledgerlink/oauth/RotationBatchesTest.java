@@ -1,0 +1,221 @@
+package dev.ledgerlink.oauth;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.TestDatabases;
+import dev.ledgerlink.testing.TestServer;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * PostgreSQL's refresh rotations of concurrent grants in one statement (the PostgreSQL pass only:
+ * on H2 refresh grants share commits through store/GroupCommit, and the statement is PostgreSQL's).
+ * Each test first holds both writers on rows it has locked, so what it submits next queues and is
+ * taken as one group when it lets them go.
+ */
+@LedgerlinkTest
+class RotationBatchesTest {
+    static TestServer server;
+
+    private Jdbi jdbi;
+    private RotationBatches batches;
+    private Handle locker;
+    private final ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
+
+    @BeforeAll
+    static void postgresOnly() {
+        // The H2 pass does not run this class (server/pom.xml); this says why when a -Dtest run asks it to.
+        assumeTrue(TestDatabases.postgres(), "RotationBatches is PostgreSQL's: on H2 refresh grants share commits through GroupCommit");
+    }
+
+    @BeforeEach
+    void open() {
+        jdbi = server.services().database().jdbi();
+        batches = new RotationBatches(jdbi);
+    }
+
+    @AfterEach
+    void close() {
+        if (locker != null) locker.close();
+        callers.shutdownNow();
+        batches.close();
+    }
+
+    @Test
+    void rotationsQueuedWhileTheWritersAreBusyShareOneStatementAndEachGetsItsOwnSuccessors() throws Exception {
+        List<HotTokenStore.Rotation> rotations = new ArrayList<>();
+        for (int i = 0; i < 10; i++) rotations.add(rotation(liveToken()));
+
+        List<Future<Optional<HotTokenStore.Rotated>>> results = queuedBehindBusyWriters(rotations);
+
+        for (int i = 0; i < rotations.size(); i++) {
+            HotTokenStore.Rotation asked = rotations.get(i);
+            HotTokenStore.Rotated done = results.get(i).get(30, TimeUnit.SECONDS).orElseThrow();
+            assertEquals(asked.used().id(), done.usedId());
+            // The successors are this token's: the hashes it brought, in its grant, used at its time.
+            assertArrayEquals(asked.refreshHash(), column("select token_hash from oauth_refresh_tokens where id = ?", done.refreshTokenId()));
+            assertArrayEquals(asked.accessHash(), column("select token_hash from oauth_access_tokens where id = ?", done.accessTokenId()));
+            assertEquals(grantOf(asked.used().id()), done.grantId());
+            assertEquals(grantOf(done.refreshTokenId()), done.grantId());
+            assertEquals(asked.now(), jdbi.withHandle(h -> h.select("select used_at from oauth_refresh_tokens where id = ?", asked.used().id())
+                    .mapTo(Instant.class).one()));
+        }
+        assertTrue(batches.groupStatements() >= 1, "the ten queued rotations ran as a group");
+    }
+
+    @Test
+    void aTokenPresentedSeveralTimesInOneGroupIsRotatedOnce() throws Exception {
+        TokenFormat.Selected twice = liveToken();
+        List<HotTokenStore.Rotation> rotations = List.of(rotation(twice), rotation(liveToken()), rotation(twice), rotation(twice));
+
+        List<Future<Optional<HotTokenStore.Rotated>>> results = queuedBehindBusyWriters(rotations);
+
+        int rotatedTwice = 0;
+        for (int i : new int[] {0, 2, 3}) if (results.get(i).get(30, TimeUnit.SECONDS).isPresent()) rotatedTwice++;
+        assertEquals(1, rotatedTwice, "exactly one of the three rotations of one token wins");
+        assertTrue(results.get(1).get(30, TimeUnit.SECONDS).isPresent());
+        int inGrant = jdbi.withHandle(h -> h.select("select count(*) from oauth_refresh_tokens where grant_id = ?", grantOf(twice.id()))
+                .mapTo(Integer.class).one());
+        assertEquals(2, inGrant, "the token and one successor in its grant");
+    }
+
+    @Test
+    void whenTheGroupsStatementFailsEveryOtherRotationSucceedsAlone() throws Exception {
+        // No hash for the new refresh token: its insert breaks a NOT NULL rule, which fails the
+        // statement, so the whole group; alone, it fails again and the others rotate.
+        HotTokenStore.Rotation valid = rotation(liveToken());
+        HotTokenStore.Rotation broken = new HotTokenStore.Rotation(valid.used(), valid.applicationId(), null, valid.accessHash(), valid.now(), valid.expiresAt());
+        List<HotTokenStore.Rotation> rotations = List.of(rotation(liveToken()), broken, rotation(liveToken()));
+
+        List<Future<Optional<HotTokenStore.Rotated>>> results = queuedBehindBusyWriters(rotations);
+
+        assertTrue(results.get(0).get(30, TimeUnit.SECONDS).isPresent());
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> results.get(1).get(30, TimeUnit.SECONDS));
+        assertTrue(failed.getCause().getMessage().contains("token_hash"), failed.getCause().toString());
+        assertTrue(results.get(2).get(30, TimeUnit.SECONDS).isPresent());
+        assertNull(jdbi.withHandle(h -> h.select("select used_at from oauth_refresh_tokens where id = ?", broken.used().id())
+                .mapTo(Instant.class).one()), "the broken rotation left its token live");
+    }
+
+    @Test
+    void aTokenThatIsNotLiveOrNotThisClientsRotatesNothingAndDoesNotStopTheOthers() throws Exception {
+        TokenFormat.Selected used = liveToken();
+        assertTrue(batches.rotate(rotation(used)).isPresent());
+        HotTokenStore.Rotation other = rotation(liveToken());
+        HotTokenStore.Rotation anotherClients = new HotTokenStore.Rotation(other.used(), other.applicationId() + 1_000_000, other.refreshHash(),
+                other.accessHash(), other.now(), other.expiresAt());
+        TokenFormat.Selected live = liveToken();
+        HotTokenStore.Rotation wrongSecret = rotation(new TokenFormat.Selected(live.kind(), live.id(), TokenFormat.hashOf(TokenFormat.newSecret())));
+
+        List<Future<Optional<HotTokenStore.Rotated>>> results =
+                queuedBehindBusyWriters(List.of(rotation(used), anotherClients, wrongSecret, rotation(liveToken())));
+
+        assertTrue(results.get(0).get(30, TimeUnit.SECONDS).isEmpty(), "used");
+        assertTrue(results.get(1).get(30, TimeUnit.SECONDS).isEmpty(), "another client's");
+        assertTrue(results.get(2).get(30, TimeUnit.SECONDS).isEmpty(), "wrong secret");
+        assertTrue(results.get(3).get(30, TimeUnit.SECONDS).isPresent());
+    }
+
+    @Test
+    void theGroupStatementIsPlannedForItsInputsEveryTimeWhileTheOneTokenStatementKeepsItsPlan() {
+        // PostgreSQL keeps a plan of a statement the driver has prepared on the server (after five
+        // runs on a connection): for the group statement that would be a plan made for the token
+        // table as it was then (store/HotStatements.queryPlannedEachTime says why that hurts).
+        try (Handle h = jdbi.open()) {
+            HotTokenStore store = new HotTokenStore(h);
+            for (int i = 0; i < 8; i++) {
+                assertEquals(1, store.rotateRefreshTokens(List.of(rotation(liveToken()))).size());
+                assertTrue(store.rotateRefreshToken(rotation(liveToken())).isPresent());
+            }
+            List<String> kept = h.select("select statement from pg_prepared_statements").mapTo(String.class).list();
+            assertTrue(kept.stream().anyMatch(q -> q.contains("where id = $2 and token_hash = $3")), kept.toString());
+            assertTrue(kept.stream().noneMatch(q -> q.contains("unnest")), kept.toString());
+        }
+    }
+
+    /**
+     * Locks two live tokens' rows, submits their rotations (each writer takes one and waits for its
+     * lock), queues {@code rotations} behind them, then lets the writers go.
+     */
+    private List<Future<Optional<HotTokenStore.Rotated>>> queuedBehindBusyWriters(List<HotTokenStore.Rotation> rotations) throws Exception {
+        TokenFormat.Selected first = liveToken();
+        TokenFormat.Selected second = liveToken();
+        locker = jdbi.open();
+        locker.begin();
+        locker.execute("select id from oauth_refresh_tokens where id in (?, ?) for update", first.id(), second.id());
+        // One at a time, so that each writer takes one (both in one group would hold one writer only).
+        Future<Optional<HotTokenStore.Rotated>> firstBlocker = submit(rotation(first));
+        awaitLockWaits(1);
+        Future<Optional<HotTokenStore.Rotated>> secondBlocker = submit(rotation(second));
+        awaitLockWaits(2);
+        List<Future<Optional<HotTokenStore.Rotated>>> blockers = List.of(firstBlocker, secondBlocker);
+        List<Future<Optional<HotTokenStore.Rotated>>> results = new ArrayList<>();
+        for (HotTokenStore.Rotation r : rotations) results.add(submit(r));
+        long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (batches.queued() < rotations.size()) {
+            if (System.nanoTime() > end) throw new AssertionError("only " + batches.queued() + " rotations queued");
+            Thread.sleep(5);
+        }
+        locker.rollback();
+        for (var b : blockers) assertTrue(b.get(30, TimeUnit.SECONDS).isPresent());
+        return results;
+    }
+
+    private Future<Optional<HotTokenStore.Rotated>> submit(HotTokenStore.Rotation r) {
+        return callers.submit(() -> batches.rotate(r));
+    }
+
+    /** Waits until {@code n} statements of other sessions wait for a row lock (both writers held). */
+    private void awaitLockWaits(int n) throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (jdbi.withHandle(h -> h.select("select count(*) from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()")
+                .mapTo(Integer.class).one()) < n) {
+            if (System.nanoTime() > end) throw new AssertionError("the writers never waited for the locked rows");
+            Thread.sleep(5);
+        }
+    }
+
+    /** The refresh token of a new authorization of a user and application of their own: live. */
+    private TokenFormat.Selected liveToken() {
+        TokenPair pair = Fixtures.create(server).issue();
+        return (TokenFormat.Selected) server.services().tokens().format().parse(pair.refreshToken());
+    }
+
+    private HotTokenStore.Rotation rotation(TokenFormat.Selected token) {
+        long application = jdbi.withHandle(h -> h.select("select application_id from oauth_refresh_tokens where id = ?", token.id())
+                .mapTo(Long.class).one());
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        return new HotTokenStore.Rotation(token, application, TokenFormat.hashOf(TokenFormat.newSecret()),
+                TokenFormat.hashOf(TokenFormat.newSecret()), now, now.plus(Duration.ofHours(1)));
+    }
+
+    private long grantOf(long refreshTokenId) {
+        return jdbi.withHandle(h -> h.select("select grant_id from oauth_refresh_tokens where id = ?", refreshTokenId).mapTo(Long.class).one());
+    }
+
+    private byte[] column(String sql, long id) {
+        return jdbi.withHandle(h -> h.select(sql, id).mapTo(byte[].class).one());
+    }
+}
