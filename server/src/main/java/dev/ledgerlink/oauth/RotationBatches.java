@@ -33,7 +33,10 @@ import org.jdbi.v3.core.Jdbi;
  * retry of a lost answer would be. Groups form as store/Batcher says: nothing waits to fill one.
  */
 public final class RotationBatches implements AutoCloseable {
-    /** Two: measured against four, which did fewer grants at both 16 and 64 chains (docs/BENCHMARKS.md). */
+    /**
+     * Two virtual threads: three or four writers did fewer grants at 16 and 64 chains, and platform
+     * threads 5-10% fewer at 16 (waking one costs more than resuming a virtual thread; docs/BENCHMARKS.md).
+     */
     private static final int WRITERS = 2;
     private static final int MAX_GROUP = 64;
     private static final Duration WITHDRAW_AFTER = Duration.ofSeconds(1);
@@ -44,7 +47,7 @@ public final class RotationBatches implements AutoCloseable {
 
     public RotationBatches(Jdbi jdbi) {
         this.jdbi = jdbi;
-        this.batcher = new Batcher<>("refresh-rotation", WRITERS, MAX_GROUP, WITHDRAW_AFTER, this::rotateGroup);
+        this.batcher = new Batcher<>("refresh-rotation", Thread.ofVirtual(), WRITERS, MAX_GROUP, WITHDRAW_AFTER, this::rotateGroup);
     }
 
     /** Rotates the presented token if it is live, this client's and its secret matches; empty otherwise. */

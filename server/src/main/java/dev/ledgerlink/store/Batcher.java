@@ -28,6 +28,7 @@ import java.util.function.Consumer;
  */
 public final class Batcher<U extends Batcher.Pending<?>> implements AutoCloseable {
     private final String name;
+    private final Thread.Builder threads;
     private final int writerCount;
     private final int maxGroup;
     private final long withdrawAfterMs;
@@ -38,13 +39,15 @@ public final class Batcher<U extends Batcher.Pending<?>> implements AutoCloseabl
 
     /**
      * @param name          the writer threads' name prefix
+     * @param threads       how writer threads are made (platform or virtual: the user measured which serves it better)
      * @param writers       how many groups run at once
      * @param maxGroup      the most units in one group
      * @param withdrawAfter how long a unit waits for a writer before its caller runs it alone
      * @param handler       runs a group and settles each of its units
      */
-    public Batcher(String name, int writers, int maxGroup, Duration withdrawAfter, Consumer<List<U>> handler) {
+    public Batcher(String name, Thread.Builder threads, int writers, int maxGroup, Duration withdrawAfter, Consumer<List<U>> handler) {
         this.name = name;
+        this.threads = threads;
         this.writerCount = writers;
         this.maxGroup = maxGroup;
         this.withdrawAfterMs = withdrawAfter.toMillis();
@@ -69,7 +72,7 @@ public final class Batcher<U extends Batcher.Pending<?>> implements AutoCloseabl
 
     private void startWriters() {
         for (int i = 0; i < writerCount; i++) {
-            writers.add(Thread.ofPlatform().name(name + "-" + i).daemon().start(this::writeLoop));
+            writers.add(threads.name(name + "-" + i).start(this::writeLoop));
         }
     }
 

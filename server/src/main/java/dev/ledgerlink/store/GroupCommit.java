@@ -61,7 +61,7 @@ public final class GroupCommit implements AutoCloseable {
     /** @param withdrawAfter how long a unit waits for a writer before its caller runs it alone */
     GroupCommit(Jdbi jdbi, Duration withdrawAfter) {
         this.jdbi = jdbi;
-        this.batcher = new Batcher<>("group-commit", WRITERS, MAX_GROUP, withdrawAfter, this::commit);
+        this.batcher = new Batcher<>("group-commit", Thread.ofPlatform().daemon(), WRITERS, MAX_GROUP, withdrawAfter, this::commit);
     }
 
     /** Runs {@code work} as one transaction, sharing its commit with whatever is submitted at the same moment. */
