@@ -20,6 +20,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -42,8 +43,19 @@ class OperatorNotificationsTest {
             long id = f.verified("invoice", gone).id();
             f.verificationsRecorded(id);
             gone.clear();
-            gone.answer(r -> Receiver.Answer.of(410));
+            // The first 410 disables the callback, and a callback disabled takes no new deliveries:
+            // the endpoint answers only once all three events are published (each has its delivery).
+            CountDownLatch published = new CountDownLatch(1);
+            gone.answer(r -> {
+                try {
+                    published.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return Receiver.Answer.of(410);
+            });
             for (long object = 1; object <= 3; object++) f.publish("invoice.create", object);
+            published.countDown();
 
             Receiver.Request disabled = operator.await(1, r -> r.body().contains("callback.disabled")).getFirst();
             JsonNode payload = verified(disabled, null);
