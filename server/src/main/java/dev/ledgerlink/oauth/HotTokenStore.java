@@ -54,7 +54,9 @@ final class HotTokenStore {
      * say why. Parameters: now, the used token's id and hash, the client's application id, the new
      * refresh token's hash, now, the new access token's hash, now, its expiry. Returns the grant, its
      * scopes and the ids of the new refresh and access tokens. {@link #ROTATE_REFRESH_TOKENS} is the
-     * same for many tokens at once.
+     * same for many tokens at once; this one stays for a lone grant because PostgreSQL may keep its
+     * plan (a probe of the primary key), where the group statement is planned every time it runs
+     * (with lone grants through the group statement, 4,344 grants/s at 16 chains against 4,840, one run each).
      */
     static final String ROTATE_REFRESH_TOKEN = """
             with used as (
