@@ -75,8 +75,8 @@ final class HotTokenStore {
             select used.id, used.grant_id, used.scopes, successor.id, access.id from used, successor, access""";
 
     /**
-     * Refresh rotations as one statement, for PostgreSQL (data-modifying CTEs), for one presented token
-     * or for the tokens of many concurrent grants (oauth/RotationBatches): use each presented token
+     * Refresh rotations as one statement, for PostgreSQL (data-modifying CTEs), for the tokens of
+     * concurrent grants (oauth/RotationBatches; a lone grant takes {@link #ROTATE_REFRESH_TOKEN}): use each presented token
      * once, with the same conditions as {@link #USE_REFRESH_TOKEN} plus the client's and the secret's
      * (the database compares the two SHA-256 values: no timing tells anything about a hash whose
      * input nobody can choose), and insert its successor pair in its grant. One statement is one

@@ -78,9 +78,9 @@ public final class TokenService implements AccessTokenVerifier {
     }
 
     /**
-     * PostgreSQL: use the refresh token presented and mint its successor pair in one statement
-     * (HotTokenStore.ROTATE_REFRESH_TOKENS, autocommitted), shared with concurrent grants
-     * (RotationBatches); empty when the token is not live or not this client's, which the caller
+     * PostgreSQL: use the refresh token presented and mint its successor pair in one autocommitted
+     * statement, shared with concurrent grants (RotationBatches: HotTokenStore.ROTATE_REFRESH_TOKENS,
+     * or ROTATE_REFRESH_TOKEN for a lone grant); empty when the token is not live or not this client's, which the caller
      * then explains from the stored row.
      */
     Optional<TokenPair> rotateInOneStatement(TokenFormat.Selected used, long applicationId) {
