@@ -34,10 +34,14 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class RotationBatches implements AutoCloseable {
     /**
-     * Two virtual threads: three or four writers did fewer grants at 16 and 64 chains, and platform
-     * threads 5-10% fewer at 16 (waking one costs more than resuming a virtual thread; docs/BENCHMARKS.md).
+     * One virtual thread: while it runs a group the next grants queue into one group, and one
+     * statement for many grants costs PostgreSQL less than several for few. Measured (docs/BENCHMARKS.md):
+     * one writer did 5,934-6,231 grants/s at 16 chains and 8,440-8,539 at 64 against 5,095-5,260 and
+     * 7,696-7,716 with two; three or four did fewer still, platform threads 5-10% fewer than virtual ones
+     * at 16 chains. A group stuck on a row lock holds the queue up to the withdrawal time, after which
+     * each waiting grant runs alone (store/Batcher).
      */
-    private static final int WRITERS = 2;
+    static final int WRITERS = 1;
     private static final int MAX_GROUP = 64;
     private static final Duration WITHDRAW_AFTER = Duration.ofSeconds(1);
 

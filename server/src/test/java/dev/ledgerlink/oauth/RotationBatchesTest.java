@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 /**
  * PostgreSQL's refresh rotations of concurrent grants in one statement (the PostgreSQL pass only:
  * on H2 refresh grants share commits through store/GroupCommit, and the statement is PostgreSQL's).
- * Each test first holds both writers on rows it has locked, so what it submits next queues and is
+ * Each test first holds the writers on rows it has locked, so what it submits next queues and is
  * taken as one group when it lets them go.
  */
 @LedgerlinkTest
@@ -156,21 +156,21 @@ class RotationBatchesTest {
     }
 
     /**
-     * Locks two live tokens' rows, submits their rotations (each writer takes one and waits for its
-     * lock), queues {@code rotations} behind them, then lets the writers go.
+     * Locks a live token's row per writer, submits their rotations one at a time (each writer takes
+     * one and waits for its lock; all in one group would hold one writer only), queues
+     * {@code rotations} behind them, then lets the writers go.
      */
     private List<Future<Optional<HotTokenStore.Rotated>>> queuedBehindBusyWriters(List<HotTokenStore.Rotation> rotations) throws Exception {
-        TokenFormat.Selected first = liveToken();
-        TokenFormat.Selected second = liveToken();
+        List<TokenFormat.Selected> held = new ArrayList<>();
+        for (int i = 0; i < RotationBatches.WRITERS; i++) held.add(liveToken());
         locker = jdbi.open();
         locker.begin();
-        locker.execute("select id from oauth_refresh_tokens where id in (?, ?) for update", first.id(), second.id());
-        // One at a time, so that each writer takes one (both in one group would hold one writer only).
-        Future<Optional<HotTokenStore.Rotated>> firstBlocker = submit(rotation(first));
-        awaitLockWaits(1);
-        Future<Optional<HotTokenStore.Rotated>> secondBlocker = submit(rotation(second));
-        awaitLockWaits(2);
-        List<Future<Optional<HotTokenStore.Rotated>>> blockers = List.of(firstBlocker, secondBlocker);
+        for (TokenFormat.Selected t : held) locker.execute("select id from oauth_refresh_tokens where id = ? for update", t.id());
+        List<Future<Optional<HotTokenStore.Rotated>>> blockers = new ArrayList<>();
+        for (TokenFormat.Selected t : held) {
+            blockers.add(submit(rotation(t)));
+            awaitLockWaits(blockers.size());
+        }
         List<Future<Optional<HotTokenStore.Rotated>>> results = new ArrayList<>();
         for (HotTokenStore.Rotation r : rotations) results.add(submit(r));
         long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -187,7 +187,7 @@ class RotationBatchesTest {
         return callers.submit(() -> batches.rotate(r));
     }
 
-    /** Waits until {@code n} statements of other sessions wait for a row lock (both writers held). */
+    /** Waits until {@code n} statements of other sessions wait for a row lock (that many writers held). */
     private void awaitLockWaits(int n) throws InterruptedException {
         long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (jdbi.withHandle(h -> h.select("select count(*) from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()")
