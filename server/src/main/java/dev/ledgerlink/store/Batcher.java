@@ -19,8 +19,8 @@ import java.util.function.Consumer;
  * <p>Groups form on their own: while a writer runs a group, the next requests queue, and its next
  * group is whatever queued meanwhile. Nothing waits to fill a group: a lone request is run at once,
  * only handed to a writer thread. With more than one writer a group in progress does not leave the
- * queue idle (GroupCommit's two); with one, every grant that arrives meanwhile joins the next group
- * (RotationBatches: fewer, larger statements did more on PostgreSQL). A unit that no writer has taken within the withdrawal time (both writers stuck on a
+ * queue idle; with one (both users: GroupCommit, RotationBatches), every request that arrives
+ * meanwhile joins the next group, and fewer, larger groups did more on both databases. A unit that no writer has taken within the withdrawal time (both writers stuck on a
  * database that stopped answering) is withdrawn from the queue and its caller runs it alone, so
  * callers wait once each rather than one after another.
  *

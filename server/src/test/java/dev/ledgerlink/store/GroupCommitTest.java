@@ -37,7 +37,8 @@ class GroupCommitTest {
         db = Database.open(t.url(), t.user(), t.password(), 4, null);
         db.jdbi().useHandle(h -> h.execute("create table gc_rows (id int primary key, note varchar(40))"));
         // Units wait for a writer as long as a test holds both (the withdrawal has a test of its own).
-        commits = new GroupCommit(db.jdbi(), Duration.ofMinutes(1));
+        // Two writers (the server has one): the tests hold one writer while the other takes a group.
+        commits = new GroupCommit(db.jdbi(), 2, Duration.ofMinutes(1));
     }
 
     @AfterEach
@@ -101,7 +102,7 @@ class GroupCommitTest {
     @Test
     void aUnitNoWriterTakesInTimeIsRunByItsCallerSoAStuckDatabaseIsWaitedForOnceNotOncePerUnit() throws Exception {
         commits.close();
-        commits = new GroupCommit(db.jdbi(), Duration.ofMillis(200));
+        commits = new GroupCommit(db.jdbi(), 2, Duration.ofMillis(200));
         List<Future<Integer>> blockers = occupyBothWriters();
         java.util.Set<String> ranOn = java.util.concurrent.ConcurrentHashMap.newKeySet();
         Future<Integer> waiting = submit(h -> {
