@@ -62,11 +62,8 @@ public final class RotationBatches implements AutoCloseable {
         return request.await();
     }
 
+    /** A group of two or more (store/Batcher runs a lone grant's one-token statement itself, Request.runAlone). */
     private void rotateGroup(List<Request> group) {
-        if (group.size() == 1) {
-            group.getFirst().runHere();
-            return;
-        }
         Set<Long> presented = new HashSet<>();
         List<Request> statement = new ArrayList<>(group.size());
         for (Request r : group) {

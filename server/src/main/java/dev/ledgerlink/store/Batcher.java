@@ -24,8 +24,8 @@ import java.util.function.Consumer;
  * database that stopped answering) is withdrawn from the queue and its caller runs it alone, so
  * callers wait once each rather than one after another.
  *
- * <p>The group handler must settle every unit of a group (complete what its caller waits for),
- * whatever happens to the group.
+ * <p>The group handler gets groups of two or more and must settle every unit of a group (complete
+ * what its caller waits for), whatever happens to the group.
  */
 public final class Batcher<U extends Batcher.Pending<?>> implements AutoCloseable {
     private final String name;
@@ -44,7 +44,7 @@ public final class Batcher<U extends Batcher.Pending<?>> implements AutoCloseabl
      * @param writers       how many groups run at once
      * @param maxGroup      the most units in one group
      * @param withdrawAfter how long a unit waits for a writer before its caller runs it alone
-     * @param handler       runs a group and settles each of its units
+     * @param handler       runs a group of two or more and settles each of its units
      */
     public Batcher(String name, Thread.Builder threads, int writers, int maxGroup, Duration withdrawAfter, Consumer<List<U>> handler) {
         this.name = name;
@@ -96,7 +96,9 @@ public final class Batcher<U extends Batcher.Pending<?>> implements AutoCloseabl
             }
             group.add(first);
             queue.drainTo(group, maxGroup - 1);
-            handler.accept(List.copyOf(group));
+            // A group of one runs alone, on the writer, which keeps it busy so the next requests queue into a group.
+            if (group.size() == 1) first.runHere();
+            else handler.accept(List.copyOf(group));
             group.clear();
         }
     }
@@ -128,8 +130,8 @@ public final class Batcher<U extends Batcher.Pending<?>> implements AutoCloseabl
             done.complete(null);
         }
 
-        /** A group of one: run alone on the writer, which keeps it busy so the next requests queue into a group. */
-        public final void runHere() {
+        /** A group of one: run alone on the writer (writeLoop). */
+        final void runHere() {
             try {
                 complete(runAlone());
             } catch (RuntimeException | Error e) {

@@ -81,16 +81,12 @@ public final class GroupCommit implements AutoCloseable {
     }
 
     /**
-     * Runs a group in one transaction (a group of one as a plain transaction, on the writer, which
-     * keeps it busy so the next requests queue into a group) and settles every unit. What must run
-     * again alone (a unit whose group failed, a unit that lost a conflict) goes back to its caller's
-     * thread rather than run one after another on the writer.
+     * Runs a group of two or more in one transaction (store/Batcher runs a group of one as a plain
+     * transaction) and settles every unit. What must run again alone (a unit whose group failed, a
+     * unit that lost a conflict) goes back to its caller's thread rather than run one after another
+     * on the writer.
      */
     void commit(List<Unit<?>> group) {
-        if (group.size() == 1) {
-            group.getFirst().runHere();
-            return;
-        }
         try {
             jdbi.useTransaction(h -> {
                 for (int i = 0; i < group.size(); i++) group.get(i).runUnderSavepoint(h, "unit_" + i);
