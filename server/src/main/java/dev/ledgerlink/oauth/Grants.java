@@ -29,12 +29,14 @@ public final class Grants {
     /** {@code active}: the grant still has a live refresh token or an unexpired, unrevoked access token. */
     public record Grant(long id, long userId, long applicationId, String scopes, Instant createdAt, boolean active) {}
 
-    private static final String ACTIVE = """
-            case when exists (select 1 from oauth_refresh_tokens r where r.grant_id = g.id
-                                and r.used_at is null and r.superseded_at is null and r.revoked_at is null)
-                   or exists (select 1 from oauth_access_tokens a where a.grant_id = g.id
-                                and a.revoked_at is null and a.expires_at > :now)
-                 then true else false end as active""";
+    /** Grant g still has a live refresh token (TokenService: the token and its grant are both live) or access token. */
+    private static final String HAS_LIVE_TOKEN = """
+            (g.superseded_at is null and exists (select 1 from oauth_refresh_tokens r where r.grant_id = g.id
+                                and r.used_at is null and r.superseded_at is null and r.revoked_at is null))
+             or exists (select 1 from oauth_access_tokens a where a.grant_id = g.id
+                                and a.revoked_at is null and a.expires_at > :now)""";
+
+    private static final String ACTIVE = "case when " + HAS_LIVE_TOKEN + " then true else false end as active";
 
     private static final String FILTER = """
             from oauth_grants g
@@ -61,8 +63,10 @@ public final class Grants {
         }
     }
 
+    /** Refresh token r is the live one of pair s: live itself, in the pair's grant not superseded. */
     private static final String LIVE_REFRESH = """
-            r.user_id = s.user_id and r.application_id = s.application_id
+            r.grant_id in (select lg.id from oauth_grants lg where lg.user_id = s.user_id and lg.application_id = s.application_id
+                             and lg.superseded_at is null)
               and r.used_at is null and r.superseded_at is null and r.revoked_at is null""";
     private static final String GRANTS_OF_PAIR = "select g.id from oauth_grants g where g.user_id = s.user_id and g.application_id = s.application_id";
 
@@ -136,10 +140,7 @@ public final class Grants {
             Instant now = tokens.now();
             List<Long> grants = h.createQuery("""
                             select g.id from oauth_grants g where g.user_id = :userId and g.application_id = :applicationId
-                              and (exists (select 1 from oauth_refresh_tokens r where r.grant_id = g.id and r.revoked_at is null
-                                           and r.used_at is null and r.superseded_at is null)
-                                   or exists (select 1 from oauth_access_tokens a where a.grant_id = g.id and a.revoked_at is null
-                                              and a.expires_at > :now))""")
+                              and (""" + HAS_LIVE_TOKEN + ")")
                     .bind("userId", userId).bind("applicationId", applicationId).bind("now", now)
                     .mapTo(Long.class).list();
             for (long grant : grants) tokens.revokeGrant(h, grant);

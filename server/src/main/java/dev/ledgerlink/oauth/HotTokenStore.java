@@ -29,24 +29,34 @@ final class HotTokenStore {
             insert into oauth_access_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at, expires_at)
             values (?, ?, ?, ?, ?, ?, ?)""";
 
+    /**
+     * A refresh token with its grant's superseding: a token is superseded when its grant is (since
+     * V23), or when it was marked itself (before V23).
+     */
     private static final String REFRESH_COLUMNS = "r.id, r.grant_id, r.user_id, r.application_id, r.scopes, r.created_at, r.used_at, "
-            + "r.superseded_at, r.revoked_at, r.token_hash";
+            + "coalesce(r.superseded_at, g.superseded_at), r.revoked_at, r.token_hash";
 
-    static final String FIND_REFRESH_TOKEN = "select " + REFRESH_COLUMNS + " from oauth_refresh_tokens r where r.id = ?";
+    static final String FIND_REFRESH_TOKEN = "select " + REFRESH_COLUMNS
+            + " from oauth_refresh_tokens r join oauth_grants g on g.id = r.grant_id where r.id = ?";
 
     static final String FIND_LEGACY_REFRESH_TOKEN = "select " + REFRESH_COLUMNS + """
              from oauth_legacy_token_hashes l join oauth_refresh_tokens r on r.id = l.refresh_token_id
+            join oauth_grants g on g.id = r.grant_id
             where l.token_hash = ?""";
 
-    /** The single-use rule: exactly one caller sees 1 for a given live token, on any node. */
+    /**
+     * The single-use rule: exactly one caller sees 1 for a given live token, on any node. Whether its
+     * grant is superseded was read with the token; a grant superseded since then only makes the
+     * successor minted after this update a token of a superseded grant (not live), as intended.
+     */
     static final String USE_REFRESH_TOKEN = """
             update oauth_refresh_tokens set used_at = ?
             where id = ? and used_at is null and superseded_at is null and revoked_at is null""";
 
     /**
      * One refresh rotation as one statement, for PostgreSQL (data-modifying CTEs): use the presented
-     * token once, with the same conditions as {@link #USE_REFRESH_TOKEN} plus the client's and the
-     * secret's (the database compares the two SHA-256 values: no timing tells anything about a hash
+     * token once, with the same conditions as {@link #USE_REFRESH_TOKEN} plus its grant's (not
+     * superseded), the client's and the secret's (the database compares the two SHA-256 values: no timing tells anything about a hash
      * whose input nobody can choose), and insert its successor pair in its grant. One statement is
      * one transaction: all three rows commit together or none does, and exactly one of any number of
      * racing statements finds the row still unused (the others wait on its row lock, then see it
@@ -60,10 +70,12 @@ final class HotTokenStore {
      */
     static final String ROTATE_REFRESH_TOKEN = """
             with used as (
-              update oauth_refresh_tokens set used_at = ?
-              where id = ? and token_hash = ? and application_id = ?
-                and used_at is null and superseded_at is null and revoked_at is null
-              returning id, grant_id, user_id, application_id, scopes),
+              update oauth_refresh_tokens t set used_at = ?
+              from oauth_grants g
+              where t.id = ? and t.token_hash = ? and t.application_id = ?
+                and t.used_at is null and t.superseded_at is null and t.revoked_at is null
+                and g.id = t.grant_id and g.superseded_at is null
+              returning t.id, t.grant_id, t.user_id, t.application_id, t.scopes),
             successor as (
               insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)
               select ?, grant_id, user_id, application_id, scopes, ? from used
@@ -77,9 +89,8 @@ final class HotTokenStore {
     /**
      * Refresh rotations as one statement, for PostgreSQL (data-modifying CTEs), for the tokens of
      * concurrent grants (oauth/RotationBatches; a lone grant takes {@link #ROTATE_REFRESH_TOKEN}): use each presented token
-     * once, with the same conditions as {@link #USE_REFRESH_TOKEN} plus the client's and the secret's
-     * (the database compares the two SHA-256 values: no timing tells anything about a hash whose
-     * input nobody can choose), and insert its successor pair in its grant. One statement is one
+     * once, with the same conditions as {@link #ROTATE_REFRESH_TOKEN} (its grant not superseded, the
+     * client's, the secret's), and insert its successor pair in its grant. One statement is one
      * transaction: all its rows commit together or none does. Of any number of racing statements
      * that present the same token, exactly one finds its row still unused (the others wait on its
      * row lock, then see it used and rotate nothing for it); within one statement each token must be
@@ -98,9 +109,10 @@ final class HotTokenStore {
                 as p(id, token_hash, application_id, refresh_hash, access_hash, granted_at, expires_at)),
             used as (
               update oauth_refresh_tokens t set used_at = p.granted_at
-              from presented p
+              from presented p, oauth_grants g
               where t.id = p.id and t.token_hash = p.token_hash and t.application_id = p.application_id
                 and t.used_at is null and t.superseded_at is null and t.revoked_at is null
+                and g.id = t.grant_id and g.superseded_at is null
               returning t.id, t.grant_id, t.user_id, t.application_id, t.scopes, p.refresh_hash, p.access_hash, p.granted_at, p.expires_at),
             successor as (
               insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)

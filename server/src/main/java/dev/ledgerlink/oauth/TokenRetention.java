@@ -4,7 +4,8 @@ package dev.ledgerlink.oauth;
  * Which OAuth rows the retention sweeper may remove. Tokens, codes and grants age out after
  * retention.tokens; login sessions as soon as they expire; login failures once they are older than
  * the throttle window (they no longer count). The live refresh token of a (user, application) has
- * used_at, superseded_at and revoked_at all null, so no rule here matches it, whatever its age.
+ * used_at, superseded_at and revoked_at all null and its grant is not superseded, so no rule here
+ * matches it, whatever its age.
  */
 public final class TokenRetention {
     private TokenRetention() {}
@@ -12,8 +13,10 @@ public final class TokenRetention {
     /** On oauth_access_tokens: expired, or revoked, before the cutoff. */
     public static final String DEAD_ACCESS_TOKENS = "expires_at < :cutoff or revoked_at < :cutoff";
 
-    /** On oauth_refresh_tokens: used, superseded or revoked before the cutoff (never the live one). */
-    public static final String DEAD_REFRESH_TOKENS = "used_at < :cutoff or superseded_at < :cutoff or revoked_at < :cutoff";
+    /** On oauth_refresh_tokens: used, superseded (itself, or its grant) or revoked before the cutoff (never the live one). */
+    public static final String DEAD_REFRESH_TOKENS = """
+            used_at < :cutoff or superseded_at < :cutoff or revoked_at < :cutoff
+            or exists (select 1 from oauth_grants g where g.id = oauth_refresh_tokens.grant_id and g.superseded_at < :cutoff)""";
 
     /**
      * On oauth_legacy_token_hashes (tokens issued before V22, see TokenFormat): once the token it

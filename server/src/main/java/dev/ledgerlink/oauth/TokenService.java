@@ -15,10 +15,13 @@ import org.jdbi.v3.core.Jdbi;
  * {@link #issueForNewGrant} and {@link #mintSuccessor}) and the bearer verification path.
  *
  * <p>A token is a selector (its row) and 256 random bits, of which only the SHA-256 is stored
- * (TokenFormat). Only one refresh token per (user, application) is live: a new authorization takes
- * that pair's slot row lock (new authorizations of one pair never interleave) and supersedes the live
- * token; a refresh replaces the live token with a conditional UPDATE of its row, which a concurrent
- * supersede waits for (see issueForNewGrant).
+ * (TokenFormat). Only one refresh token per (user, application) is live: a refresh token is live
+ * while it is unused, unrevoked and its grant is not superseded (HotTokenStore reads the two
+ * together); a refresh replaces the live token of its grant with a conditional UPDATE of its row and
+ * a successor in the same grant, so a grant holds at most one live token; a new authorization takes
+ * the pair's slot row lock (new authorizations of one pair never interleave) and supersedes the pair's
+ * live grant before it inserts its own, so a pair has at most one grant not superseded (see
+ * issueForNewGrant).
  */
 public final class TokenService implements AccessTokenVerifier {
     /** Longer strings are not ours; refuse them before hashing. */
@@ -63,12 +66,10 @@ public final class TokenService implements AccessTokenVerifier {
         String scopeString = Scopes.join(scopes);
         store.ensureSlot(userId, applicationId, now);
         store.lockSlot(userId, applicationId, now);
-        store.supersedeLiveRefreshTokens(userId, applicationId, now);
+        // A refresh of the superseded grant racing with us may still commit a successor; it is born in
+        // a superseded grant, so not live: refreshes never take the slot lock, nor a lock on the grant.
+        store.supersedeLiveGrant(userId, applicationId, now);
         long grantId = store.insertGrant(userId, applicationId, codeId, scopeString, now);
-        // A refresh racing with us either blocked the supersede above on its token's row lock (and has
-        // committed its successor by now) or will fail its conditional update: a second pass ends
-        // such a successor, so one refresh token stays live without refreshes taking the slot lock.
-        store.supersedeLiveRefreshTokens(userId, applicationId, now);
         return mint(new HotTokenStore(h), grantId, userId, applicationId, scopeString, now);
     }
 

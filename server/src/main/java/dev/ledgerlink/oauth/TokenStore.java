@@ -31,11 +31,11 @@ public interface TokenStore {
     @SqlUpdate("update oauth_token_slots set issued_at = :now where user_id = :userId and application_id = :applicationId")
     int lockSlot(long userId, long applicationId, Instant now);
 
+    /** Ends the pair's live grant, if any: its refresh tokens are no longer live (HotTokenStore reads the grant with the token). */
     @SqlUpdate("""
-            update oauth_refresh_tokens set superseded_at = :now
-            where user_id = :userId and application_id = :applicationId
-              and used_at is null and superseded_at is null and revoked_at is null""")
-    int supersedeLiveRefreshTokens(long userId, long applicationId, Instant now);
+            update oauth_grants set superseded_at = :now
+            where user_id = :userId and application_id = :applicationId and superseded_at is null""")
+    int supersedeLiveGrant(long userId, long applicationId, Instant now);
 
     @SqlUpdate("update oauth_access_tokens set revoked_at = :now where id = :id and revoked_at is null")
     int revokeAccessToken(long id, Instant now);
@@ -47,8 +47,9 @@ public interface TokenStore {
     int revokeRefreshTokensOfGrant(long grantId, Instant now);
 
     @SqlQuery("""
-            select count(*) from oauth_refresh_tokens where user_id = :userId and application_id = :applicationId
-              and used_at is null and superseded_at is null and revoked_at is null""")
+            select count(*) from oauth_grants g join oauth_refresh_tokens r on r.grant_id = g.id
+            where g.user_id = :userId and g.application_id = :applicationId and g.superseded_at is null
+              and r.used_at is null and r.superseded_at is null and r.revoked_at is null""")
     int countLiveRefreshTokens(long userId, long applicationId);
 
     @SqlQuery("select created_at from oauth_access_tokens where id = :id")

@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.ledgerlink.store.DatabaseUnavailable;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.PostgresCluster;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestServer;
 import java.time.Duration;
@@ -39,6 +41,8 @@ import org.junit.jupiter.api.Test;
 class RotationBatchesTest {
     static TestServer server;
 
+    /** The server whose database the test uses: the shared one, or one on a cluster of the test's own. */
+    private TestServer current;
     private Jdbi jdbi;
     private RotationBatches batches;
     private Handle locker;
@@ -52,7 +56,13 @@ class RotationBatchesTest {
 
     @BeforeEach
     void open() {
-        jdbi = server.services().database().jdbi();
+        use(server);
+    }
+
+    private void use(TestServer s) {
+        if (batches != null) batches.close();
+        current = s;
+        jdbi = s.services().database().jdbi();
         batches = new RotationBatches(jdbi);
     }
 
@@ -138,6 +148,56 @@ class RotationBatchesTest {
         assertTrue(results.get(3).get(30, TimeUnit.SECONDS).isPresent());
     }
 
+    /**
+     * The database goes away while a group waits behind busy writers (a cluster of the test's own,
+     * stopped in fast mode: every session ends). The held rotations and the queued group each fail
+     * as "database unavailable" (the token endpoint's 503), none waits forever, and once the
+     * database is back every one of those tokens is still live and rotates: nothing was half done.
+     */
+    @Test
+    void rotationsQueuedWhenTheDatabaseGoesAwayFailAsUnavailableAndRotateOnceItIsBack() throws Exception {
+        try (PostgresCluster cluster = PostgresCluster.start(); TestServer own = TestServer.start(cluster.db(), s -> s)) {
+            use(own);
+            List<TokenFormat.Selected> tokens = new ArrayList<>();
+            for (int i = 0; i < 6; i++) tokens.add(liveToken());
+            List<HotTokenStore.Rotation> rotations = tokens.stream().map(this::rotation).toList();
+            HeldWriters held = holdWriters();
+            List<Future<Optional<HotTokenStore.Rotated>>> results = queue(rotations);
+
+            cluster.stop();
+            List<Future<Optional<HotTokenStore.Rotated>>> all = new ArrayList<>(held.rotations());
+            all.addAll(results);
+            for (var r : all) {
+                ExecutionException failed = assertThrows(ExecutionException.class, () -> r.get(60, TimeUnit.SECONDS));
+                assertTrue(DatabaseUnavailable.causedBy(failed.getCause()), failed.getCause().toString());
+            }
+            try {
+                locker.close();   // its session ended with the cluster
+            } catch (RuntimeException expected) {
+                // closing a connection the server has cut may report it; nothing is left to release
+            } finally {
+                locker = null;
+            }
+
+            cluster.startAgain();
+            tokens.addAll(held.tokens());
+            long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            for (TokenFormat.Selected t : tokens) {
+                Optional<HotTokenStore.Rotated> rotated = Optional.empty();
+                while (rotated.isEmpty()) {
+                    try {
+                        rotated = Optional.of(batches.rotate(rotation(t)).orElseThrow(() -> new AssertionError("token " + t.id() + " is no longer live")));
+                    } catch (RuntimeException e) {   // the pool's first connections after the restart
+                        if (!DatabaseUnavailable.causedBy(e) || System.nanoTime() > end) throw e;
+                        Thread.sleep(100);
+                    }
+                }
+                assertEquals(t.id(), rotated.get().usedId());
+            }
+            use(server);
+        }
+    }
+
     @Test
     void theGroupStatementIsPlannedForItsInputsEveryTimeWhileTheOneTokenStatementKeepsItsPlan() {
         // PostgreSQL keeps a plan of a statement the driver has prepared on the server (after five
@@ -150,7 +210,7 @@ class RotationBatchesTest {
                 assertTrue(store.rotateRefreshToken(rotation(liveToken())).isPresent());
             }
             List<String> kept = h.select("select statement from pg_prepared_statements").mapTo(String.class).list();
-            assertTrue(kept.stream().anyMatch(q -> q.contains("where id = $2 and token_hash = $3")), kept.toString());
+            assertTrue(kept.stream().anyMatch(q -> q.contains("where t.id = $2 and t.token_hash = $3")), kept.toString());
             assertTrue(kept.stream().noneMatch(q -> q.contains("unnest")), kept.toString());
         }
     }
@@ -161,6 +221,17 @@ class RotationBatchesTest {
      * {@code rotations} behind them, then lets the writers go.
      */
     private List<Future<Optional<HotTokenStore.Rotated>>> queuedBehindBusyWriters(List<HotTokenStore.Rotation> rotations) throws Exception {
+        HeldWriters held = holdWriters();
+        List<Future<Optional<HotTokenStore.Rotated>>> results = queue(rotations);
+        locker.rollback();
+        for (var b : held.rotations()) assertTrue(b.get(30, TimeUnit.SECONDS).isPresent());
+        return results;
+    }
+
+    /** Writers held on rows of {@link #locker}: the tokens whose rotation each one waits on. */
+    private record HeldWriters(List<TokenFormat.Selected> tokens, List<Future<Optional<HotTokenStore.Rotated>>> rotations) {}
+
+    private HeldWriters holdWriters() throws Exception {
         List<TokenFormat.Selected> held = new ArrayList<>();
         for (int i = 0; i < RotationBatches.WRITERS; i++) held.add(liveToken());
         locker = jdbi.open();
@@ -171,6 +242,11 @@ class RotationBatchesTest {
             blockers.add(submit(rotation(t)));
             awaitLockWaits(blockers.size());
         }
+        return new HeldWriters(held, blockers);
+    }
+
+    /** Submits the rotations and waits until all of them wait in the queue. */
+    private List<Future<Optional<HotTokenStore.Rotated>>> queue(List<HotTokenStore.Rotation> rotations) throws Exception {
         List<Future<Optional<HotTokenStore.Rotated>>> results = new ArrayList<>();
         for (HotTokenStore.Rotation r : rotations) results.add(submit(r));
         long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -178,8 +254,6 @@ class RotationBatchesTest {
             if (System.nanoTime() > end) throw new AssertionError("only " + batches.queued() + " rotations queued");
             Thread.sleep(5);
         }
-        locker.rollback();
-        for (var b : blockers) assertTrue(b.get(30, TimeUnit.SECONDS).isPresent());
         return results;
     }
 
@@ -199,8 +273,8 @@ class RotationBatchesTest {
 
     /** The refresh token of a new authorization of a user and application of their own: live. */
     private TokenFormat.Selected liveToken() {
-        TokenPair pair = Fixtures.create(server).issue();
-        return (TokenFormat.Selected) server.services().tokens().format().parse(pair.refreshToken());
+        TokenPair pair = Fixtures.create(current).issue();
+        return (TokenFormat.Selected) current.services().tokens().format().parse(pair.refreshToken());
     }
 
     private HotTokenStore.Rotation rotation(TokenFormat.Selected token) {

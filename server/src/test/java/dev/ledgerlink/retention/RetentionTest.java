@@ -31,6 +31,7 @@ class RetentionTest {
                 .set(Setting.DELIVERY_RETRY_SCHEDULE, "P365D").set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S"));
              Receiver ok = new Receiver(); Receiver failing = new Receiver()) {
             var f = Fixtures.create(server);
+            String superseded = f.issue().refreshToken();   // its grant is superseded by the next authorization, its token never used
             JsonNode first = OAuthFlows.exchange(server, f, OAuthFlows.code(server, f)).json();
             JsonNode second = OAuthFlows.refresh(server, f, first.get("refresh_token").asText()).json();
             JsonNode live = OAuthFlows.refresh(server, f, second.get("refresh_token").asText()).json();
@@ -45,7 +46,7 @@ class RetentionTest {
             failing.answer(r -> Receiver.Answer.of(500));
             f.publish("invoice.create", 1);
             await("one delivered, one failed once", () -> state(server, delivered).equals("delivered") && attempts(server, pending) == 1);
-            assertEquals(3, count(server, "oauth_refresh_tokens"));
+            assertEquals(4, count(server, "oauth_refresh_tokens"));
             assertTrue(count(server, "oauth_login_failures") > 0);
 
             server.clock.advance(Duration.ofDays(100));
@@ -56,6 +57,8 @@ class RetentionTest {
             var used = OAuthFlows.refresh(server, f, first.get("refresh_token").asText());
             OAuthFlows.assertOAuthError(used, 400, "invalid_grant");
             assertTrue(used.json().get("error_description").asText().contains("unknown"), used.body());
+            var ofSupersededGrant = OAuthFlows.refresh(server, f, superseded);
+            assertTrue(ofSupersededGrant.json().get("error_description").asText().contains("unknown"), ofSupersededGrant.body());
             assertEquals("pending", state(server, pending), "a pending delivery stays");
             assertEquals(0, server.services().deliveries().history(null, delivered, 1, 10).total(), "the delivered one is gone");
             assertEquals(1, count(server, "events"), "the event of the pending delivery stays");
@@ -66,8 +69,8 @@ class RetentionTest {
 
             assertEquals(3.0, removed(server, "deliveries"), "the delivered notification and both verification requests");
             assertEquals(3.0, removed(server, "delivery_attempts"));
-            assertEquals(2.0, removed(server, "refresh_tokens"));
-            assertEquals(3.0, removed(server, "access_tokens"));
+            assertEquals(3.0, removed(server, "refresh_tokens"), "the used ones and the one of the superseded grant");
+            assertEquals(4.0, removed(server, "access_tokens"));
             assertEquals(0.0, removed(server, "events"), "the one event is still referenced by the pending delivery");
         }
     }

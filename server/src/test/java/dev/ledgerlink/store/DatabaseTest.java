@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.ledgerlink.oauth.TokenStore;
 import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.testing.TestDatabases;
 import java.nio.file.Path;
@@ -186,6 +187,65 @@ class DatabaseTest {
         try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {
             assertArrayEquals(key, d.jdbi().withHandle(h -> h.createQuery("select selector_key from oauth_token_keys")
                     .map((row, ctx) -> row.getBytes(1)).one()), "made once, kept at every start");
+        }
+    }
+
+    /**
+     * V23 moves superseding from the live token to its grant: every grant with a newer grant of its
+     * pair is superseded when that newer one was created, the newest of each pair stays live, tokens
+     * superseded before keep their own mark, and the liveness index of the token table goes.
+     */
+    @Test
+    void grantsWithANewerGrantOfTheirPairAreSupersededByTheMigration() {
+        var db = TestDatabases.fresh();
+        Database.Dialect dialect = TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2;
+        Instant first = Instant.parse("2026-11-24T06:00:00Z");
+        Instant second = first.plus(Duration.ofHours(1));
+        Instant third = first.plus(Duration.ofHours(2));
+        long user;
+        long app;
+        long otherApp;
+        try (HikariDataSource ds = pool(db, dialect)) {
+            Database.migrations(ds, dialect).target("22").load().migrate();
+            Jdbi jdbi = Jdbi.create(ds);
+            long oldest = jdbi.withHandle(DatabaseTest::grantBeforeV21);
+            long[] ids = jdbi.withHandle(h -> {
+                long u = h.createQuery("select user_id from oauth_grants where id = :g").bind("g", oldest).mapTo(Long.class).one();
+                long a = h.createQuery("select application_id from oauth_grants where id = :g").bind("g", oldest).mapTo(Long.class).one();
+                long other = h.createUpdate("insert into applications (client_id, client_secret_hash, name, redirect_uris, scopes, created_at, secret_rotated_at)"
+                        + " values ('other', 'x', 'Other', 'https://example.com/cb', 'user:profile:read', :now, :now)").bind("now", first)
+                        .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one();
+                String grant = "insert into oauth_grants (user_id, application_id, scopes, created_at) values (?, ?, 'user:profile:read', ?)";
+                h.execute(grant, u, a, second);
+                h.execute(grant, u, a, third);
+                h.execute(grant, u, other, second);
+                // As the code before V23 left them: the older grants' tokens superseded one by one.
+                for (long g : h.createQuery("select id from oauth_grants order by id").mapTo(Long.class).list()) {
+                    insertRefreshToken(h, g, Hashes.sha256("refresh-" + g));
+                }
+                h.execute("update oauth_refresh_tokens set superseded_at = ? where grant_id = ?", second, oldest);
+                h.execute("update oauth_refresh_tokens set superseded_at = ? where grant_id = ?", third, oldest + 1);
+                return new long[] {u, a, other};
+            });
+            user = ids[0];
+            app = ids[1];
+            otherApp = ids[2];
+        }
+        try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {
+            List<String> superseded = d.jdbi().withHandle(h -> h.createQuery(
+                    "select application_id, created_at, superseded_at from oauth_grants order by id")
+                    .map((r, ctx) -> (r.getLong(1) == app ? "app" : "other") + " " + TimeMapping.read(r, 2) + " " + TimeMapping.read(r, 3)).list());
+            assertEquals(List.of("app " + first + " " + second, "app " + second + " " + third, "app " + third + " null",
+                    "other " + second + " null"), superseded);
+            String indexes = dialect == Database.Dialect.H2
+                    ? "select count(*) from information_schema.indexes where lower(index_name) = 'oauth_refresh_tokens_live'"
+                    : "select count(*) from pg_indexes where schemaname = current_schema() and indexname = 'oauth_refresh_tokens_live'";
+            int liveIndexes = d.jdbi().withHandle(h -> h.createQuery(indexes).mapTo(Integer.class).one());
+            assertEquals(0, liveIndexes, "the liveness index is gone");
+            for (long application : new long[] {app, otherApp}) {
+                int live = d.jdbi().withExtension(TokenStore.class, s -> s.countLiveRefreshTokens(user, application));
+                assertEquals(1, live, "the newest grant's token is the pair's live one");
+            }
         }
     }
 

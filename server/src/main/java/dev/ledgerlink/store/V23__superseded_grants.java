@@ -1,0 +1,39 @@
+package dev.ledgerlink.store;
+
+import java.sql.Connection;
+import org.flywaydb.core.api.migration.BaseJavaMigration;
+import org.flywaydb.core.api.migration.Context;
+
+/**
+ * A newer authorization of a (user, application) supersedes the older grant as a whole
+ * (oauth_grants.superseded_at), instead of marking its live refresh token: a refresh token is live
+ * while it and its grant are (oauth/TokenService). Superseding is then one update of a grant row per
+ * authorization, and nothing a refresh grant writes is in any index but the new rows' own:
+ * oauth_refresh_tokens_live (V5), which every rotation had to update twice (the used token's entry
+ * moved, the successor's added, each at the pair's own place in the index), goes. On PostgreSQL the
+ * used token's update then changes no indexed column and can be a heap-only update (no index entry
+ * at all) when its page has room: the table keeps half of each page free for that, since each
+ * row is updated once, soon after it is written (docs/BENCHMARKS.md, "Superseding grants, not tokens").
+ *
+ * <p>Tokens superseded before this migration keep their own superseded_at (still read); every grant
+ * with a newer grant of its pair is marked superseded when that newer grant was created. Each step
+ * can run again (on H2, DDL commits at once).
+ */
+public final class V23__superseded_grants extends BaseJavaMigration {
+    @Override
+    public void migrate(Context context) throws Exception {
+        Connection c = context.getConnection();
+        SchemaQueries.execute(c, "alter table oauth_grants add column if not exists superseded_at timestamp with time zone");
+        SchemaQueries.execute(c, """
+                update oauth_grants g set superseded_at = (
+                    select min(n.created_at) from oauth_grants n
+                    where n.user_id = g.user_id and n.application_id = g.application_id and n.id > g.id)
+                where g.superseded_at is null
+                  and exists (select 1 from oauth_grants n where n.user_id = g.user_id and n.application_id = g.application_id and n.id > g.id)""");
+        SchemaQueries.execute(c, "drop index if exists oauth_refresh_tokens_live");
+        if (!SchemaQueries.isH2(c)) {
+            // Applies to pages written from now on; existing full pages simply take no heap-only updates.
+            SchemaQueries.execute(c, "alter table oauth_refresh_tokens set (fillfactor = 50)");
+        }
+    }
+}
