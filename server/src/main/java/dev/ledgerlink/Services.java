@@ -59,7 +59,7 @@ public record Services(
         var passwordCost = PasswordHashSettings.from(settings);
         var users = new UserService(jdbi, clock, new PasswordHasher(passwordCost.memoryKib(), passwordCost.iterations()));
         var accounts = new AccountService(jdbi, clock);
-        var applications = new ApplicationService(jdbi, clock, devMode, audit);
+        var applications = new ApplicationService(jdbi, clock, devMode, audit, settings.duration(Setting.CLIENT_CACHE_TTL));
         var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL), TokenFormat.load(jdbi),
                 database.closing(new RotationBatches(jdbi)));
         var secretBox = SecretKeys.load(settings);

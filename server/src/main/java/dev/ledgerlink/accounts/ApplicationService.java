@@ -38,12 +38,15 @@ public final class ApplicationService {
     private final Clock clock;
     private final boolean devMode;
     private final AuditLog audit;
+    private final ClientSecretCache secrets;
 
-    public ApplicationService(Jdbi jdbi, Clock clock, boolean devMode, AuditLog audit) {
+    /** @param clientCacheTtl how long a client's stored secrets are kept in memory (ClientSecretCache); zero keeps none */
+    public ApplicationService(Jdbi jdbi, Clock clock, boolean devMode, AuditLog audit, Duration clientCacheTtl) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.devMode = devMode;
         this.audit = audit;
+        this.secrets = new ClientSecretCache(clientCacheTtl);
     }
 
     public Created create(String name, List<String> redirectUris, List<String> scopes) {
@@ -137,6 +140,7 @@ public final class ApplicationService {
         Instant now = DbTime.now(clock);
         Instant keepUntil = overlap.isZero() ? null : now.plus(overlap);
         jdbi.useExtension(ApplicationStore.class, s -> s.rotateSecret(app.id(), Hashes.sha256Hex(secret), now, keepUntil));
+        secrets.forget(app.clientId());
         audit.record(AuditLog.Event.CLIENT_SECRET_ROTATED, "application_id", app.id(), "client_id", app.clientId(),
                 "previous_valid_until", keepUntil == null ? null : keepUntil.toString());
         return new Created(find(app.id()).orElseThrow(), secret);
@@ -146,6 +150,7 @@ public final class ApplicationService {
     public Application retireSecret(String idOrClientId) {
         Application app = show(idOrClientId);
         int retired = jdbi.withExtension(ApplicationStore.class, s -> s.retirePreviousSecret(app.id()));
+        secrets.forget(app.clientId());
         if (retired > 0) audit.record(AuditLog.Event.CLIENT_SECRET_RETIRED, "application_id", app.id(), "client_id", app.clientId());
         return find(app.id()).orElseThrow();
     }
@@ -173,9 +178,11 @@ public final class ApplicationService {
     /** The application these credentials belong to, or empty; constant-time on the secret. */
     public Optional<Application> authenticate(String clientId, String clientSecret) {
         if (clientId == null || clientSecret == null || clientId.length() > 64 || clientSecret.length() > 512) return Optional.empty();
-        // One query on the token endpoint's hot path; the hash is computed even for an unknown client.
+        // At most one query on the token endpoint's hot path (none while the client's row is cached);
+        // the hash is computed even for an unknown client.
         String presented = Hashes.sha256Hex(clientSecret);
-        Optional<ClientSecretStore.WithSecretHash> stored = jdbi.withHandle(h -> new ClientSecretStore(h).findWithSecretHash(clientId));
+        Optional<ClientSecretStore.WithSecretHash> stored = secrets.find(clientId,
+                () -> jdbi.withHandle(h -> new ClientSecretStore(h).findWithSecretHash(clientId)));
         if (stored.isEmpty()) return Optional.empty();
         // Both comparisons always run, so the time taken says nothing about which secret matched.
         ClientSecretStore.WithSecretHash row = stored.get();

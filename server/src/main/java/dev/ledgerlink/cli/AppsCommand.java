@@ -38,7 +38,7 @@ final class AppsCommand {
         @Override
         void run(Services s) {
             ApplicationService apps = dev
-                    ? new ApplicationService(s.database().jdbi(), s.clock(), true, s.audit())
+                    ? new ApplicationService(s.database().jdbi(), s.clock(), true, s.audit(), java.time.Duration.ZERO)
                     : s.applications();
             ApplicationService.Created c = apps.create(name, redirectUris, scopes, account);
             print(AccountsJson.created(c, s.clock().instant()), describe(c.application()) + "\nclient_secret: " + c.clientSecret() + "\n(the secret is shown only now; store it safely)");

@@ -26,6 +26,7 @@ public enum Setting {
     PASSWORD_HASH_ITERATIONS("secrets.argon2-iterations", "2", "Argon2id iterations of user password hashes; below 2 (OWASP's minimum) only in development mode."),
     ACCESS_TOKEN_TTL("oauth.access-token-ttl", "PT12H", "Lifetime of access tokens (ISO-8601 duration)."),
     AUTHORIZATION_CODE_TTL("oauth.code-ttl", "PT10M", "Lifetime of authorization codes."),
+    CLIENT_CACHE_TTL("oauth.client-cache-ttl", "PT1S", "How long a client's stored secrets stay in memory after a lookup (the token endpoint authenticates its client on every request); a secret changed on another node or by the CLI can authenticate here that long; PT0S reads the database every time."),
     REFRESH_REPLAY_WINDOW("oauth.refresh-replay-window", "PT30S", "A used refresh token presented again later than this is treated as stolen (RFC 9700 4.14.2)."),
     LOGIN_MAX_FAILURES("login.max-failures", "5", "Failed logins per account (and, times four, per address) before login is throttled."),
     LOGIN_THROTTLE_WINDOW("login.throttle-window", "PT15M", "Window over which failed logins are counted."),

@@ -25,7 +25,7 @@ class AccountsValidationTest {
         users = server.services().users();
         accounts = server.services().accounts();
         apps = server.services().applications();
-        prodApps = new ApplicationService(server.services().database().jdbi(), server.clock(), false, server.services().audit());
+        prodApps = new ApplicationService(server.services().database().jdbi(), server.clock(), false, server.services().audit(), java.time.Duration.ZERO);
     }
 
     private static String fieldsOf(Runnable r) {

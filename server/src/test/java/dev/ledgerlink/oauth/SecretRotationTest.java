@@ -21,7 +21,10 @@ import org.junit.jupiter.api.Test;
  * either secret; after it (or after retire-secret) only the new one. Through the CLI and the admin API.
  */
 @LedgerlinkTest
-@ServerSettings("events.operator-key=" + SecretRotationTest.KEY)
+// The CLI writes the database beside the server, as another node would: with clients kept in memory
+// the server would see its rotations within oauth.client-cache-ttl (ClientSecretCacheTest tests that
+// bound and that rotations through the server itself apply at once); here every request reads them.
+@ServerSettings({"events.operator-key=" + SecretRotationTest.KEY, "oauth.client-cache-ttl=PT0S"})
 class SecretRotationTest {
     static final String KEY = "test-operator-key-rotation-0123456";
     static TestServer server;

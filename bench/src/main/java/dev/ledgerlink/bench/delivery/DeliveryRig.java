@@ -46,7 +46,7 @@ public final class DeliveryRig implements AutoCloseable {
             var user = s.users().create(rig.email, rig.password, "Bench", "Publisher");
             var account = s.accounts().create("Bench Deliveries", "UTC");
             s.accounts().addMember(account.accountId(), user.id(), "owner");
-            var created = new ApplicationService(s.database().jdbi(), s.clock(), true, s.audit())
+            var created = new ApplicationService(s.database().jdbi(), s.clock(), true, s.audit(), java.time.Duration.ZERO)
                     .create("Bench Receiver", List.of(REDIRECT), List.copyOf(Scopes.all()));
             rig.accountId = account.accountId();
             rig.userId = user.id();

@@ -70,7 +70,7 @@ public final class TokenEndpointScenario implements Scenario {
             var user = s.users().create(email, password, "Bench", "User");
             var account = s.accounts().create("Bench Business", "UTC");
             s.accounts().addMember(account.accountId(), user.id(), "owner");
-            var appService = new ApplicationService(s.database().jdbi(), s.clock(), true, s.audit());
+            var appService = new ApplicationService(s.database().jdbi(), s.clock(), true, s.audit(), java.time.Duration.ZERO);
             for (int i = 0; i < chains; i++) {
                 var created = appService.create("Bench App " + i, List.of(REDIRECT), List.of("user:profile:read"));
                 clients.add(new TokenCalls.Client(created.application().clientId(), created.clientSecret(), REDIRECT));
