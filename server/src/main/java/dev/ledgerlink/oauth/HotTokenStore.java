@@ -56,11 +56,11 @@ final class HotTokenStore {
     /**
      * One refresh rotation as one statement, for PostgreSQL (data-modifying CTEs): use the presented
      * token once, with the same conditions as {@link #USE_REFRESH_TOKEN} plus its grant's (not
-     * superseded), the client's and the secret's (the database compares the two SHA-256 values: no timing tells anything about a hash
-     * whose input nobody can choose), and insert its successor pair in its grant. One statement is
-     * one transaction: all three rows commit together or none does, and exactly one of any number of
-     * racing statements finds the row still unused (the others wait on its row lock, then see it
-     * used and return no row). No row back means "not rotated"; the caller then reads the token to
+     * superseded), the client's and the secret's (the database compares the two SHA-256 values: no
+     * timing tells anything about a hash whose input nobody can choose), and insert its successor
+     * pair in its grant. One statement is one transaction: all three rows commit together or none
+     * does, and exactly one of any number of racing statements finds the row still unused (the others
+     * wait on its row lock, then see it used and return no row). No row back means "not rotated"; the caller then reads the token to
      * say why. Parameters: now, the used token's id and hash, the client's application id, the new
      * refresh token's hash, now, the new access token's hash, now, its expiry. Returns the grant, its
      * scopes and the ids of the new refresh and access tokens. {@link #ROTATE_REFRESH_TOKENS} is the
