@@ -24,12 +24,15 @@ public final class V23__superseded_grants extends BaseJavaMigration {
     public void migrate(Context context) throws Exception {
         Connection c = context.getConnection();
         SchemaQueries.execute(c, "alter table oauth_grants add column if not exists superseded_at timestamp with time zone");
+        // Each grant with a later one of its pair: superseded when the next one was created. One pass
+        // over the table (a window over each pair), not a look at the pair's later grants per grant,
+        // which would be quadratic in a pair's authorizations.
         SchemaQueries.execute(c, """
-                update oauth_grants g set superseded_at = (
-                    select min(n.created_at) from oauth_grants n
-                    where n.user_id = g.user_id and n.application_id = g.application_id and n.id > g.id)
-                where g.superseded_at is null
-                  and exists (select 1 from oauth_grants n where n.user_id = g.user_id and n.application_id = g.application_id and n.id > g.id)""");
+                merge into oauth_grants g
+                using (select id, lead(created_at) over (partition by user_id, application_id order by id) as next_created_at
+                       from oauth_grants) n
+                on g.id = n.id and n.next_created_at is not null and g.superseded_at is null
+                when matched then update set superseded_at = n.next_created_at""");
         SchemaQueries.execute(c, "drop index if exists oauth_refresh_tokens_live");
         if (!SchemaQueries.isH2(c)) {
             // Applies to pages written from now on; existing full pages simply take no heap-only updates.
