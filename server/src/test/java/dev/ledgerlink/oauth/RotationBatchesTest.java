@@ -199,18 +199,22 @@ class RotationBatchesTest {
     }
 
     @Test
-    void theGroupStatementIsPlannedForItsInputsEveryTimeWhileTheOneTokenStatementKeepsItsPlan() {
+    void bothRotationStatementsArePlannedForTheTablesAsTheyAreEveryTime() {
         // PostgreSQL keeps a plan of a statement the driver has prepared on the server (after five
-        // runs on a connection): for the group statement that would be a plan made for the token
-        // table as it was then (store/HotStatements.queryPlannedEachTime says why that hurts).
+        // runs on a connection): a plan made for the token and grant tables as they were then
+        // (store/HotStatements.queryPlannedEachTime says why that hurts).
         try (Handle h = jdbi.open()) {
             HotTokenStore store = new HotTokenStore(h);
+            TokenFormat.Selected read = liveToken();
             for (int i = 0; i < 8; i++) {
                 assertEquals(1, store.rotateRefreshTokens(List.of(rotation(liveToken()))).size());
                 assertTrue(store.rotateRefreshToken(rotation(liveToken())).isPresent());
+                assertTrue(store.refreshToken(read).isPresent());   // a statement the driver does prepare: the control
             }
             List<String> kept = h.select("select statement from pg_prepared_statements").mapTo(String.class).list();
-            assertTrue(kept.stream().anyMatch(q -> q.contains("where t.id = $2 and t.token_hash = $3")), kept.toString());
+            assertTrue(kept.stream().anyMatch(q -> q.contains("join oauth_grants g on g.id = r.grant_id where r.id = $1")),
+                    "the token read, run as often on this connection, is kept: " + kept);
+            assertTrue(kept.stream().noneMatch(q -> q.contains("where t.id = $2 and t.token_hash = $3")), kept.toString());
             assertTrue(kept.stream().noneMatch(q -> q.contains("unnest")), kept.toString());
         }
     }
