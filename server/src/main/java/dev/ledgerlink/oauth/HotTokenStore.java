@@ -208,7 +208,7 @@ final class HotTokenStore {
      * tables had one page is a sequential scan of both, until the next ANALYZE.
      */
     Optional<Rotated> rotateRefreshToken(Rotation r) {
-        return HotStatements.queryPlannedEachTime(h, ROTATE_REFRESH_TOKEN, s -> {
+        return HotStatements.queryOnePlannedEachTime(h, ROTATE_REFRESH_TOKEN, s -> {
             TimeMapping.bind(s, 1, r.now());
             s.setLong(2, r.used().id());
             s.setBytes(3, r.used().hash());
@@ -218,7 +218,7 @@ final class HotTokenStore {
             s.setBytes(7, r.accessHash());
             TimeMapping.bind(s, 8, r.now());
             TimeMapping.bind(s, 9, r.expiresAt());
-        }, ROTATED).stream().findFirst();
+        }, ROTATED);
     }
 
     private static final HotStatements.RowReader<Rotated> ROTATED = r -> new Rotated(r.getLong(1), r.getLong(2), r.getString(3), r.getLong(4), r.getLong(5));

@@ -20,9 +20,10 @@ import java.util.function.Consumer;
  * group is whatever queued meanwhile. Nothing waits to fill a group: a lone request is run at once,
  * only handed to a writer thread. With more than one writer a group in progress does not leave the
  * queue idle; with one (both users: GroupCommit, RotationBatches), every request that arrives
- * meanwhile joins the next group, and fewer, larger groups did more on both databases. A unit that no writer has taken within the withdrawal time (both writers stuck on a
- * database that stopped answering) is withdrawn from the queue and its caller runs it alone, so
- * callers wait once each rather than one after another.
+ * meanwhile joins the next group, and fewer, larger groups did more on both databases. A unit that
+ * no writer has taken within the withdrawal time (the writers stuck on a database that stopped
+ * answering) is withdrawn from the queue and its caller runs it alone, so callers wait once each
+ * rather than one after another.
  *
  * <p>The group handler gets groups of two or more and must settle every unit of a group (complete
  * what its caller waits for), whatever happens to the group.

@@ -64,7 +64,17 @@ public final class HotStatements {
 
     /** Runs a query of at most one row (a probe of a unique index); more than one is a bug, as with JDBI's findOne. */
     public static <T> Optional<T> queryOne(Handle h, String sql, Binder binder, RowReader<T> reader) {
+        return queryOne(h, sql, false, binder, reader);
+    }
+
+    /** {@link #queryOne}, planned for its parameters every time it runs (see {@link #queryPlannedEachTime}). */
+    public static <T> Optional<T> queryOnePlannedEachTime(Handle h, String sql, Binder binder, RowReader<T> reader) {
+        return queryOne(h, sql, true, binder, reader);
+    }
+
+    private static <T> Optional<T> queryOne(Handle h, String sql, boolean planEachTime, Binder binder, RowReader<T> reader) {
         try (PreparedStatement statement = h.getConnection().prepareStatement(sql)) {
+            if (planEachTime) planEachTime(statement);
             binder.bind(statement);
             try (ResultSet rows = statement.executeQuery()) {
                 if (!rows.next()) return Optional.empty();
@@ -87,7 +97,7 @@ public final class HotStatements {
      */
     public static <T> List<T> queryPlannedEachTime(Handle h, String sql, Binder binder, RowReader<T> reader) {
         try (PreparedStatement statement = h.getConnection().prepareStatement(sql)) {
-            if (statement.isWrapperFor(PGStatement.class)) statement.unwrap(PGStatement.class).setPrepareThreshold(0);
+            planEachTime(statement);
             binder.bind(statement);
             try (ResultSet rows = statement.executeQuery()) {
                 List<T> read = new ArrayList<>();
@@ -100,6 +110,11 @@ public final class HotStatements {
         } catch (SQLException e) {
             throw failed(sql, e);
         }
+    }
+
+    /** PostgreSQL: never prepared on the server, so never run with a plan kept from an earlier run. */
+    private static void planEachTime(PreparedStatement statement) throws SQLException {
+        if (statement.isWrapperFor(PGStatement.class)) statement.unwrap(PGStatement.class).setPrepareThreshold(0);
     }
 
     private static UnableToExecuteStatementException failed(String sql, SQLException e) {
