@@ -30,9 +30,9 @@ public final class Grants {
     public record Grant(long id, long userId, long applicationId, String scopes, Instant createdAt, boolean active) {}
 
     /** Grant g still has a live refresh token (TokenService: the token and its grant are both live) or access token. */
-    private static final String HAS_LIVE_TOKEN = """
-            (g.superseded_at is null and exists (select 1 from oauth_refresh_tokens r where r.grant_id = g.id
-                                and r.used_at is null and r.superseded_at is null and r.revoked_at is null))
+    private static final String HAS_LIVE_TOKEN = "(" + RefreshLiveness.GRANT_LIVE
+            + " and exists (select 1 from oauth_refresh_tokens r where r.grant_id = g.id and " + RefreshLiveness.TOKEN_LIVE + "))" + """
+
              or exists (select 1 from oauth_access_tokens a where a.grant_id = g.id
                                 and a.revoked_at is null and a.expires_at > :now)""";
 
@@ -65,9 +65,8 @@ public final class Grants {
 
     /** Refresh token r is the live one of pair s: live itself, in the pair's grant not superseded. */
     private static final String LIVE_REFRESH = """
-            r.grant_id in (select lg.id from oauth_grants lg where lg.user_id = s.user_id and lg.application_id = s.application_id
-                             and lg.superseded_at is null)
-              and r.used_at is null and r.superseded_at is null and r.revoked_at is null""";
+            r.grant_id in (select g.id from oauth_grants g where g.user_id = s.user_id and g.application_id = s.application_id
+                             and\s""" + RefreshLiveness.GRANT_LIVE + ") and " + RefreshLiveness.TOKEN_LIVE;
     private static final String GRANTS_OF_PAIR = "select g.id from oauth_grants g where g.user_id = s.user_id and g.application_id = s.application_id";
 
     private static final String LIST = """

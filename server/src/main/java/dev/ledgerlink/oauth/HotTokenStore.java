@@ -49,9 +49,8 @@ final class HotTokenStore {
      * grant is superseded was read with the token; a grant superseded since then only makes the
      * successor minted after this update a token of a superseded grant (not live), as intended.
      */
-    static final String USE_REFRESH_TOKEN = """
-            update oauth_refresh_tokens set used_at = ?
-            where id = ? and used_at is null and superseded_at is null and revoked_at is null""";
+    static final String USE_REFRESH_TOKEN = "update oauth_refresh_tokens r set used_at = ? where r.id = ? and "
+            + RefreshLiveness.TOKEN_LIVE;
 
     /**
      * One refresh rotation as one statement, for PostgreSQL (data-modifying CTEs): use the presented
@@ -70,12 +69,12 @@ final class HotTokenStore {
      */
     static final String ROTATE_REFRESH_TOKEN = """
             with used as (
-              update oauth_refresh_tokens t set used_at = ?
+              update oauth_refresh_tokens r set used_at = ?
               from oauth_grants g
-              where t.id = ? and t.token_hash = ? and t.application_id = ?
-                and t.used_at is null and t.superseded_at is null and t.revoked_at is null
-                and g.id = t.grant_id and g.superseded_at is null
-              returning t.id, t.grant_id, t.user_id, t.application_id, t.scopes),
+              where r.id = ? and r.token_hash = ? and r.application_id = ? and g.id = r.grant_id
+                and\s""" + RefreshLiveness.TOKEN_LIVE + " and " + RefreshLiveness.GRANT_LIVE + """
+
+              returning r.id, r.grant_id, r.user_id, r.application_id, r.scopes),
             successor as (
               insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)
               select ?, grant_id, user_id, application_id, scopes, ? from used
@@ -108,12 +107,12 @@ final class HotTokenStore {
               select * from unnest(?::bigint[], ?::bytea[], ?::bigint[], ?::bytea[], ?::bytea[], ?::text[]::timestamptz[], ?::text[]::timestamptz[])
                 as p(id, token_hash, application_id, refresh_hash, access_hash, granted_at, expires_at)),
             used as (
-              update oauth_refresh_tokens t set used_at = p.granted_at
+              update oauth_refresh_tokens r set used_at = p.granted_at
               from presented p, oauth_grants g
-              where t.id = p.id and t.token_hash = p.token_hash and t.application_id = p.application_id
-                and t.used_at is null and t.superseded_at is null and t.revoked_at is null
-                and g.id = t.grant_id and g.superseded_at is null
-              returning t.id, t.grant_id, t.user_id, t.application_id, t.scopes, p.refresh_hash, p.access_hash, p.granted_at, p.expires_at),
+              where r.id = p.id and r.token_hash = p.token_hash and r.application_id = p.application_id and g.id = r.grant_id
+                and\s""" + RefreshLiveness.TOKEN_LIVE + " and " + RefreshLiveness.GRANT_LIVE + """
+
+              returning r.id, r.grant_id, r.user_id, r.application_id, r.scopes, p.refresh_hash, p.access_hash, p.granted_at, p.expires_at),
             successor as (
               insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)
               select refresh_hash, grant_id, user_id, application_id, scopes, granted_at from used

@@ -48,8 +48,8 @@ public interface TokenStore {
 
     @SqlQuery("""
             select count(*) from oauth_grants g join oauth_refresh_tokens r on r.grant_id = g.id
-            where g.user_id = :userId and g.application_id = :applicationId and g.superseded_at is null
-              and r.used_at is null and r.superseded_at is null and r.revoked_at is null""")
+            where g.user_id = :userId and g.application_id = :applicationId
+              and\s""" + RefreshLiveness.GRANT_LIVE + " and " + RefreshLiveness.TOKEN_LIVE)
     int countLiveRefreshTokens(long userId, long applicationId);
 
     @SqlQuery("select created_at from oauth_access_tokens where id = :id")
