@@ -1,8 +1,13 @@
 package dev.ledgerlink.secrets;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /** Argon2id at the configured cost; a stored hash is checked at the cost it records. */
@@ -12,7 +17,7 @@ class PasswordHasherTest {
     void theDefaultCostIsOwaspsAndTheHashRecordsIt() {
         PasswordHasher owasp = new PasswordHasher(19 * 1024, 2);
         String hash = owasp.hash("open sesame");
-        assertTrue(hash.startsWith("$argon2id$v=19$m=19456,t=2,p=1$"), hash);
+        assertTrue(hash.matches("\\$argon2id\\$v=19\\$m=19456,t=2,p=1\\$[A-Za-z0-9+/]{22}\\$[A-Za-z0-9+/]{43}"), hash);
         assertTrue(owasp.verify("open sesame", hash));
         assertFalse(owasp.verify("open sesame!", hash));
         assertFalse(owasp.verify("open sesame", null), "no stored hash (an unknown user) never matches");
@@ -25,5 +30,66 @@ class PasswordHasherTest {
         assertTrue(cheap.startsWith("$argon2id$v=19$m=64,t=1,p=1$"), cheap);
         assertTrue(new PasswordHasher(19 * 1024, 2).verify("open sesame", cheap));
         assertFalse(new PasswordHasher(19 * 1024, 2).verify("wrong", cheap));
+    }
+
+    /**
+     * Hashes stored before ledgerlink computed Argon2id with Bouncy Castle were written by password4j
+     * 1.8.4 (these two were made by it, for "open sesame"): they still sign their users in.
+     */
+    @Test
+    void hashesWrittenByThePreviousLibraryStillVerify() {
+        PasswordHasher hasher = new PasswordHasher(19 * 1024, 2);
+        String owasp = "$argon2id$v=19$m=19456,t=2,p=1$a/txuC9oBboU8YC2LkKY/w$qwDt/jP++2xjUFDnqtbtReb+FYKGyE75lFAW+YTNO9U";
+        String cheap = "$argon2id$v=19$m=64,t=1,p=1$7O4JCHB+HZHsGqtKKChNNQ$QBZqo9PnOvVtSC5TYLv0ZlpvJeSD4oJZD3YoeKIsDYQ";
+        assertTrue(hasher.verify("open sesame", owasp));
+        assertTrue(hasher.verify("open sesame", cheap));
+        assertFalse(hasher.verify("open sesamE", owasp));
+        assertFalse(hasher.verify("open sesamE", cheap));
+    }
+
+    /** The RFC 9106 Argon2id vector has a secret and associated data, which PHC strings cannot carry; this is the reference implementation's (phc-winner-argon2) vector without them. */
+    @Test
+    void theReferenceImplementationsVectorVerifies() {
+        assertTrue(new PasswordHasher(64, 1).verify("password",
+                "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc"));
+    }
+
+    @Test
+    void storedStringsThatAreNotArgon2idVersion19WithSaneParametersNeverMatch() {
+        PasswordHasher hasher = new PasswordHasher(64, 1);
+        String good = hasher.hash("pw");
+        assertTrue(hasher.verify("pw", good));
+        for (String bad : List.of(
+                good.replace("$argon2id$", "$argon2i$"),
+                good.replace("$v=19$", "$v=16$"),
+                good.replace("m=64,", "m=4,"),                    // below 8 KiB per lane
+                good.replace("m=64,", "m=999999999,"),            // more digits than any cost
+                good.replace("t=1,", "t=0,"),
+                good.replace("p=1$", "p=0$"),
+                good.substring(0, good.lastIndexOf('$')) + "$!!notbase64!!notbase64!!",
+                good + "$extra",
+                "", "$argon2id$", "$argon2id$v=19$m=64,t=1,p=1$$")) {
+            assertFalse(hasher.verify("pw", bad), bad);
+        }
+    }
+
+    /** Hashes share a memory budget; every hash gives back what it took, also when it fails. */
+    @Test
+    void concurrentHashesGiveTheirMemoryBack() throws Exception {
+        PasswordHasher owasp = new PasswordHasher(19 * 1024, 2);
+        String hash = owasp.hash("open sesame");
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Boolean>> results = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                String attempt = i % 2 == 0 ? "open sesame" : "wrong " + i;
+                results.add(pool.submit(() -> owasp.verify(attempt, hash)));
+                results.add(pool.submit(() -> owasp.verify(attempt, "garbage")));
+            }
+            for (int i = 0; i < results.size(); i++) {
+                boolean expected = i % 4 == 0;
+                assertEquals(expected, results.get(i).get(), "result " + i);
+            }
+        }
+        assertEquals(PasswordHasher.BUDGET_KIB, PasswordHasher.freeMemoryKib());
     }
 }

@@ -92,7 +92,7 @@ public final class JfrSummary {
             if (n.startsWith("io.micrometer.")) return "Micrometer metrics";
             if (n.startsWith("ch.qos.logback.") || n.startsWith("org.slf4j.")) return "logging";
             if (n.startsWith("gg.jte.")) return "JTE templates";
-            if (n.startsWith("com.password4j.")) return "password hashing (Argon2)";
+            if (n.startsWith("org.bouncycastle.crypto.generators.Argon2")) return "password hashing (Argon2)";
             if (n.startsWith("dev.ledgerlink.")) return "ledgerlink code";
             return "other: " + n.substring(0, Math.min(n.length(), 40));
         }
