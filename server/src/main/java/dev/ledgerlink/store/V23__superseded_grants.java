@@ -1,6 +1,8 @@
 package dev.ledgerlink.store;
 
 import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
 import org.flywaydb.core.api.migration.BaseJavaMigration;
 import org.flywaydb.core.api.migration.Context;
 
@@ -23,20 +25,27 @@ public final class V23__superseded_grants extends BaseJavaMigration {
     @Override
     public void migrate(Context context) throws Exception {
         Connection c = context.getConnection();
-        SchemaQueries.execute(c, "alter table oauth_grants add column if not exists superseded_at timestamp with time zone");
+        for (String step : steps(SchemaQueries.isH2(c))) SchemaQueries.execute(c, step);
+    }
+
+    /** The statements in order; each can run again after any of them was cut off (DatabaseTest runs them so). */
+    static List<String> steps(boolean h2) {
+        List<String> steps = new ArrayList<>();
+        steps.add("alter table oauth_grants add column if not exists superseded_at timestamp with time zone");
         // Each grant with a later one of its pair: superseded when the next one was created. One pass
         // over the table (a window over each pair), not a look at the pair's later grants per grant,
         // which would be quadratic in a pair's authorizations.
-        SchemaQueries.execute(c, """
+        steps.add("""
                 merge into oauth_grants g
                 using (select id, lead(created_at) over (partition by user_id, application_id order by id) as next_created_at
                        from oauth_grants) n
                 on g.id = n.id and n.next_created_at is not null and g.superseded_at is null
                 when matched then update set superseded_at = n.next_created_at""");
-        SchemaQueries.execute(c, "drop index if exists oauth_refresh_tokens_live");
-        if (!SchemaQueries.isH2(c)) {
+        steps.add("drop index if exists oauth_refresh_tokens_live");
+        if (!h2) {
             // Applies to pages written from now on; existing full pages simply take no heap-only updates.
-            SchemaQueries.execute(c, "alter table oauth_refresh_tokens set (fillfactor = 50)");
+            steps.add("alter table oauth_refresh_tokens set (fillfactor = 50)");
         }
+        return steps;
     }
 }
