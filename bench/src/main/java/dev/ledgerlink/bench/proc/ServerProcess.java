@@ -24,7 +24,7 @@ public final class ServerProcess implements AutoCloseable {
      * The ./ledgerlink launcher's default JVM options for serve (keep in step with the launcher);
      * LEDGERLINK_JAVA_OPTS overrides both. The class-data-sharing archive sits beside the jar.
      */
-    public static final String DEFAULT_JAVA_OPTS = "-XX:+UseSerialGC -Xss512k -Xms32m -Xmx128m"
+    public static final String DEFAULT_JAVA_OPTS = "-XX:+UseSerialGC -Xss512k -Xms32m -Xmx96m"
             + (Runtime.version().feature() >= 22 ? " -XX:TrimNativeHeapInterval=2000" : "");
     /** The launcher's malloc setting (it exports MALLOC_ARENA_MAX=2 unless set). */
     static final String MALLOC_ARENA_MAX = "2";
