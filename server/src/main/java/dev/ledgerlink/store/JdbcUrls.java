@@ -8,7 +8,8 @@ import java.util.Optional;
 /**
  * What ledgerlink adds to a JDBC URL it is given. A plain H2 file URL becomes shareable between
  * processes (AUTO_SERVER), so the CLI can work on the file while a server has it open; every H2 URL
- * gets PostgreSQL compatibility so one set of SQL serves both databases.
+ * gets PostgreSQL compatibility so one set of SQL serves both databases, and an embedded H2 file a
+ * page cache sized for the launcher's heap ({@link #H2_PAGE_CACHE_KIB}).
  *
  * <p>Every H2 URL gets {@code WRITE_DELAY=0}: by default H2 (2.x, MVStore) writes committed
  * transactions to its file from a background thread up to 500 ms later, so a process killed in that
@@ -20,6 +21,15 @@ import java.util.Optional;
  */
 public final class JdbcUrls {
     private JdbcUrls() {}
+
+    /**
+     * H2's page cache, in KiB, unless the URL sets CACHE_SIZE: half of H2's default 16 MiB. The cache
+     * lives in the server's heap (96 MiB with the launcher), where its pages are the bulk of what a
+     * loaded server keeps; with 8 MiB the server collected fully half as often under the benchmark's
+     * token and delivery loads and delivery p99 fell from ~110 to ~45 ms (docs/BENCHMARKS.md, "H2's
+     * page cache at 8 MiB"). A database with a larger working set can set its own CACHE_SIZE.
+     */
+    static final int H2_PAGE_CACHE_KIB = 8192;
 
     /** What H2 appends to a database name for its data file. */
     static final String H2_DATA_SUFFIX = ".mv.db";
@@ -43,6 +53,7 @@ public final class JdbcUrls {
         if (!lower.contains(";mode=")) out.append(";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH");
         if (!lower.contains(";lock_timeout=")) out.append(";LOCK_TIMEOUT=10000");
         if (inMemory && !lower.contains(";db_close_delay=")) out.append(";DB_CLOSE_DELAY=-1");
+        if (!inMemory && !remote && !lower.contains(";cache_size=")) out.append(";CACHE_SIZE=" + H2_PAGE_CACHE_KIB);
         out.append(durableCommits(lower, trimmed));
         return out.toString();
     }

@@ -17,6 +17,15 @@ class JdbcUrlsTest {
     }
 
     @Test
+    void anEmbeddedH2FileGetsAPageCacheSizedForTheHeapUnlessTheUrlSetsOne() {
+        assertTrue(JdbcUrls.normalize("jdbc:h2:file:./data/ledgerlink").contains(";CACHE_SIZE=8192"));
+        String own = JdbcUrls.normalize("jdbc:h2:file:./data/ledgerlink;CACHE_SIZE=65536");
+        assertTrue(own.contains(";CACHE_SIZE=65536") && !own.contains("CACHE_SIZE=8192"), own);
+        assertFalse(JdbcUrls.normalize("jdbc:h2:mem:x").contains("CACHE_SIZE"));
+        assertFalse(JdbcUrls.normalize("jdbc:h2:tcp://localhost/~/x").contains("CACHE_SIZE"));
+    }
+
+    @Test
     void inMemoryAndRemoteH2AreNotMadeAutoServer() {
         assertFalse(JdbcUrls.normalize("jdbc:h2:mem:x").contains("AUTO_SERVER"));
         assertFalse(JdbcUrls.normalize("jdbc:h2:tcp://localhost/~/x").contains("AUTO_SERVER"));
