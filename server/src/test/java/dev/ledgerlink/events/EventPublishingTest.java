@@ -175,7 +175,7 @@ class EventPublishingTest {
 
     @Test
     void anEventPublishedByTheCliIsDeliveredByTheRunningServer() {
-        f.verified("client", receiver);
+        f.verificationsRecorded(f.verified("client", receiver).id());   // the clock moves a lease's length below
         receiver.clear();
         var settings = server.services().settings();
         StringWriter out = new StringWriter();
