@@ -39,13 +39,22 @@ public final class UserService {
                 .check(Names.isValid(last), "last_name", Names.RULE);
         v.throwIfInvalid();
         String key = emailKey(e);
-        String hash = hasher.hash(password);
+        String hash = hashOf(password);
         try {
             long id = jdbi.withExtension(UserStore.class, s -> s.insert(e, key, hash, first, last, DbTime.now(clock)));
             return find(id).orElseThrow();
         } catch (RuntimeException ex) {
             if (Constraints.isUniqueViolation(ex)) throw ServiceException.invalid("email", "is already registered");
             throw ex;
+        }
+    }
+
+    /** A new password's hash; a 503 when the server is already hashing as many as its memory allows. */
+    private String hashOf(String password) {
+        try {
+            return hasher.hash(password);
+        } catch (PasswordHasher.Busy busy) {
+            throw ServiceException.unavailable("Too many passwords are being hashed right now; try again in a few seconds.", busy.retryAfter());
         }
     }
 
@@ -64,7 +73,7 @@ public final class UserService {
     public User setPassword(String email, String password) {
         checkPassword(new Validation(), password).throwIfInvalid();
         User user = findByEmail(email).orElseThrow(() -> ServiceException.notFound("No user has the e-mail " + email + "."));
-        String hash = hasher.hash(password);
+        String hash = hashOf(password);
         jdbi.useExtension(UserStore.class, s -> s.setPasswordHash(user.id(), hash));
         return user;
     }
@@ -81,6 +90,8 @@ public final class UserService {
     /**
      * The user whose e-mail and password these are. Takes the same Argon2id time whether or not the
      * e-mail is known, so the answer's timing does not reveal registered addresses.
+     *
+     * @throws PasswordHasher.Busy when the password could not be checked in time (too many at once)
      */
     public Optional<User> authenticate(String email, String password) {
         if (password == null || password.length() > MAX_PASSWORD_LENGTH) return Optional.empty();

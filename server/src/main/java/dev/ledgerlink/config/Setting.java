@@ -24,6 +24,7 @@ public enum Setting {
     SECRETS_KEY_FILE("secrets.key-file", "./data/ledgerlink.key", "File holding secrets.key when that setting is empty; created with mode 600 on first start."),
     PASSWORD_HASH_MEMORY_KIB("secrets.argon2-memory-kib", "19456", "Argon2id memory cost of user password hashes, in KiB; below 19456 (OWASP's minimum) only in development mode (the test suite uses 64)."),
     PASSWORD_HASH_ITERATIONS("secrets.argon2-iterations", "2", "Argon2id iterations of user password hashes; below 2 (OWASP's minimum) only in development mode."),
+    PASSWORD_HASH_MAX_WAIT("secrets.argon2-max-wait", "PT5S", "How long a sign-in waits for its turn when the password checks already running fill their memory (a third of the heap); beyond it the sign-in form answers 503 with Retry-After, and the try does not count as a failed login."),
     ACCESS_TOKEN_TTL("oauth.access-token-ttl", "PT12H", "Lifetime of access tokens (ISO-8601 duration)."),
     AUTHORIZATION_CODE_TTL("oauth.code-ttl", "PT10M", "Lifetime of authorization codes."),
     CLIENT_CACHE_TTL("oauth.client-cache-ttl", "PT1S", "How long a client's stored secrets stay in memory after a lookup (the token endpoint authenticates its client on every request); a secret changed on another node or by the CLI can authenticate here that long; PT0S reads the database every time. Each request still hashes the secret it presents and compares it in constant time; a rotation or retirement through this node takes effect at once."),

@@ -15,8 +15,8 @@ public final class AuthorizationFlow {
 
     /** The next thing the browser sees. */
     public sealed interface Step {}
-    /** The login form; {@code problem} explains a failed try; {@code retryAfter} is set when throttled. */
-    public record ShowLogin(String problem, Duration retryAfter) implements Step {}
+    /** The login form; {@code problem} explains a refused try, {@code refusal} why; {@code retryAfter} is set when throttled or busy. */
+    public record ShowLogin(String problem, PasswordLogin.Refusal refusal, Duration retryAfter) implements Step {}
     /** The consent page for this user. */
     public record ShowConsent(User user) implements Step {}
     /** Back to the client. */
@@ -39,7 +39,7 @@ public final class AuthorizationFlow {
         Optional<User> user = signedIn(session);
         if (user.isEmpty() || request.promptLogin()) {
             if (request.promptNone()) throw AuthorizationError.redirect(request.redirectUri(), request.state(), "login_required", "the user is not signed in");
-            return new ShowLogin(null, null);
+            return new ShowLogin(null, null, null);
         }
         return afterLogin(request, user.get());
     }
@@ -49,14 +49,14 @@ public final class AuthorizationFlow {
 
     public LoginResult logIn(AuthorizationRequest request, String email, String password, String address) {
         PasswordLogin.Result result = login.withPassword(email, password, address);
-        if (result.user().isEmpty()) return new LoginResult(Optional.empty(), new ShowLogin(result.problem(), result.retryAfter()));
+        if (result.user().isEmpty()) return new LoginResult(Optional.empty(), new ShowLogin(result.problem(), result.refusal(), result.retryAfter()));
         return new LoginResult(result.user(), afterLogin(request, result.user().get()));
     }
 
     /** The consent page was answered. */
     public Step decide(AuthorizationRequest request, LoginSession session, boolean approved) {
         Optional<User> user = signedIn(session);
-        if (user.isEmpty()) return new ShowLogin("Your session ended; sign in again.", null);
+        if (user.isEmpty()) return new ShowLogin("Your session ended; sign in again.", null, null);
         if (!approved) {
             return new Redirect(AuthorizationError.redirect(request.redirectUri(), request.state(), "access_denied",
                     "the user declined the authorization request").location());

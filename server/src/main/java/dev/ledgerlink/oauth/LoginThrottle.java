@@ -75,6 +75,11 @@ public final class LoginThrottle {
         jdbi.useExtension(LoginSessionStore.class, s -> s.deleteFailuresBefore(now.minus(window)));
     }
 
+    /** The admitted try's password could not be checked (the server was too busy): its rows go, nothing is counted. */
+    public void abandoned(Admitted attempt) {
+        jdbi.useExtension(LoginSessionStore.class, s -> s.deleteTries(attempt.rows()));
+    }
+
     /** The admitted try's password was right: its rows go, and the account's failures are forgiven (the address keeps its count). */
     public void succeeded(Admitted attempt, String account) {
         jdbi.useTransaction(h -> {

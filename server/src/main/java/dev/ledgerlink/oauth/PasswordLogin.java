@@ -3,6 +3,7 @@ package dev.ledgerlink.oauth;
 import dev.ledgerlink.accounts.User;
 import dev.ledgerlink.accounts.UserService;
 import dev.ledgerlink.audit.AuditLog;
+import dev.ledgerlink.secrets.PasswordHasher;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -13,20 +14,30 @@ import java.util.function.Supplier;
  * ({@link LoginThrottle}: the try is recorded first, so parallel tries cannot slip past the
  * limit), then the e-mail and password (or, in the console, the operator key); a failure counts
  * against the account and the address, a success forgives the account. A throttled try is an
- * audit event.
+ * audit event. A try whose password the server was too busy to check counts as nothing.
  */
 public final class PasswordLogin {
     /** The operator key's failures are counted under this name, as if it were one more account. */
     static final String OPERATOR_KEY_ACCOUNT = "(operator key)";
 
-    /** The user signed in, or why not: {@code problem} in words for the form, {@code retryAfter} when throttled. */
-    public record Result(Optional<User> user, boolean succeeded, String problem, Duration retryAfter) {
+    /**
+     * Why a sign-in was refused: the input was missing or wrong; too many failures (the throttle); or
+     * the server could not check the password in time (too many checks at once, {@link PasswordHasher.Busy}).
+     */
+    public enum Refusal { INVALID, THROTTLED, BUSY }
+
+    /** The user signed in, or why not: {@code problem} in words for the form, {@code retryAfter} when throttled or busy. */
+    public record Result(Optional<User> user, Refusal refusal, String problem, Duration retryAfter) {
         static Result signedIn(Optional<User> user) {
-            return new Result(user, true, null, null);
+            return new Result(user, null, null, null);
         }
 
         static Result refused(String problem) {
-            return new Result(Optional.empty(), false, problem, null);
+            return new Result(Optional.empty(), Refusal.INVALID, problem, null);
+        }
+
+        public boolean succeeded() {
+            return refusal == null;
         }
     }
 
@@ -65,7 +76,14 @@ public final class PasswordLogin {
         }
         LoginThrottle.Decision decision = throttle.admit(account, address);
         if (!(decision instanceof LoginThrottle.Admitted admitted)) return throttled((LoginThrottle.Throttled) decision, account, address);
-        Optional<Result> signedIn = check.get();
+        Optional<Result> signedIn;
+        try {
+            signedIn = check.get();
+        } catch (PasswordHasher.Busy busy) {
+            throttle.abandoned(admitted);   // nothing was checked: no failure to count
+            return new Result(Optional.empty(), Refusal.BUSY,
+                    "Too many people are signing in right now. Try again in a few seconds.", busy.retryAfter());
+        }
         if (signedIn.isEmpty()) {
             throttle.failed(admitted);
             return Result.refused(mismatch);
@@ -84,7 +102,7 @@ public final class PasswordLogin {
         audit.record(AuditLog.Event.LOGIN_THROTTLED, "subject", operator ? "operator_key" : "user", "user_id", userId,
                 "limit", t.limit(), "address", address, "retry_after_seconds", t.retryAfter().toSeconds());
         long minutes = Math.max(1, (t.retryAfter().toSeconds() + 59) / 60);
-        return new Result(Optional.empty(), false,
+        return new Result(Optional.empty(), Refusal.THROTTLED,
                 "Too many failed sign-in attempts. Try again in " + minutes + (minutes == 1 ? " minute." : " minutes."), t.retryAfter());
     }
 }

@@ -1,9 +1,11 @@
 package dev.ledgerlink.secrets;
 
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -21,12 +23,14 @@ import java.util.function.Supplier;
  * a second), two in 128 MiB; more sign-ins wait their turn, in order, instead of exhausting the heap
  * (a burst of logins is a thing an attacker can send; the live set under load is about 40 MiB, and a
  * hash's blocks live long enough to reach the old generation). A hash costing more than the whole
- * budget runs alone.
+ * budget runs alone. A turn is waited for at most {@code secrets.argon2-max-wait}: beyond it the hash
+ * is refused ({@link Busy}), so a flood of sign-ins from many addresses, which the per-address login
+ * throttle does not stop, sheds what it cannot serve instead of queueing requests without bound.
  */
 public final class PasswordHasher {
     static final int BUDGET_KIB = (int) Math.min(Integer.MAX_VALUE, Runtime.getRuntime().maxMemory() / 3 / 1024);
     /** Shared by every hasher of the process: the heap is. Fair: a large hash is not overtaken forever. */
-    private static final Semaphore MEMORY = new Semaphore(BUDGET_KIB, true);
+    static final Semaphore MEMORY = new Semaphore(BUDGET_KIB, true);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /**
@@ -37,25 +41,56 @@ public final class PasswordHasher {
 
     private final int memoryKib;
     private final int iterations;
+    private final Duration maxWait;
 
-    public PasswordHasher(int memoryKib, int iterations) {
-        this.memoryKib = memoryKib;
-        this.iterations = iterations;
+    /** A hash could not have its turn within the wait allowed: nothing was checked; try again after {@code retryAfter}. */
+    public static final class Busy extends RuntimeException {
+        private final Duration retryAfter;
+
+        Busy(Duration retryAfter) {
+            super("too many password hashes are running; none was computed", null, false, false);
+            this.retryAfter = retryAfter;
+        }
+
+        public Duration retryAfter() {
+            return retryAfter;
+        }
     }
 
+    public PasswordHasher(int memoryKib, int iterations, Duration maxWait) {
+        this.memoryKib = memoryKib;
+        this.iterations = iterations;
+        this.maxWait = maxWait;
+    }
+
+    /** @throws Busy when its turn did not come within the wait allowed */
     public String hash(String password) {
         byte[] salt = new byte[16];
         RANDOM.nextBytes(salt);
-        return withMemory(memoryKib, () -> Argon2idHash.of(password, memoryKib, iterations, salt).phc());
+        return withMemory(memoryKib, maxWait, () -> Argon2idHash.of(password, memoryKib, iterations, salt).phc());
     }
 
+    /** @throws Busy when its turn did not come within the wait allowed */
     public boolean verify(String password, String storedHash) {
-        String stored = storedHash != null ? storedHash
-                : DUMMY_HASHES.computeIfAbsent(memoryKib + "/" + iterations, k -> hash("dummy password that nobody has"));
+        String stored = storedHash != null ? storedHash : dummyHash();
         Argon2idHash parsed = Argon2idHash.parse(stored);
         if (parsed == null) return false;
-        boolean ok = withMemory(parsed.memoryKib(), () -> parsed.matches(password));
+        boolean ok = withMemory(parsed.memoryKib(), maxWait, () -> parsed.matches(password));
         return ok && storedHash != null;
+    }
+
+    /**
+     * Made outside the map's lock: a hash may wait for its turn, and a lock held meanwhile would queue
+     * every other unknown e-mail's sign-in behind it (and, before JDK 24, pin the carrier thread).
+     * Two made at once are both correct; the first stored is kept.
+     */
+    private String dummyHash() {
+        String key = memoryKib + "/" + iterations;
+        String dummy = DUMMY_HASHES.get(key);
+        if (dummy != null) return dummy;
+        String made = hash("dummy password that nobody has");
+        dummy = DUMMY_HASHES.putIfAbsent(key, made);
+        return dummy != null ? dummy : made;
     }
 
     /** Memory not taken by running hashes, in KiB (for tests: all of it once they are done). */
@@ -63,9 +98,23 @@ public final class PasswordHasher {
         return MEMORY.availablePermits();
     }
 
-    private static <T> T withMemory(int kib, Supplier<T> hashing) {
+    private static long saturatedNanos(Duration d) {
+        return d.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : d.toNanos();
+    }
+
+    /** Runs {@code hashing} holding {@code kib} of the budget (at most all of it), waiting at most {@code maxWait} for it. */
+    static <T> T withMemory(int kib, Duration maxWait, Supplier<T> hashing) {
         int permits = Math.min(kib, BUDGET_KIB);
-        MEMORY.acquireUninterruptibly(permits);
+        boolean acquired;
+        try {
+            acquired = MEMORY.tryAcquire(permits, saturatedNanos(maxWait), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            acquired = false;
+        }
+        // Told to try again after about as long as this one waited (the queue it met is still
+        // draining), within 1 to 30 seconds.
+        if (!acquired) throw new Busy(Duration.ofSeconds(Math.clamp(maxWait.toSeconds(), 1, 30)));
         try {
             return hashing.get();
         } finally {

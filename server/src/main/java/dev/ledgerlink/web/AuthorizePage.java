@@ -77,10 +77,7 @@ final class AuthorizePage {
         switch (step) {
             case AuthorizationFlow.Redirect r -> ctx.redirect(r.location(), redirectStatus);
             case AuthorizationFlow.ShowLogin login -> {
-                if (login.retryAfter() != null) {
-                    ctx.status(HttpStatus.TOO_MANY_REQUESTS);
-                    ctx.header("Retry-After", Long.toString(Math.max(1, login.retryAfter().toSeconds())));
-                }
+                if (login.refusal() != null) SignInRefusals.status(ctx, login.refusal(), login.retryAfter(), HttpStatus.OK);
                 String email = ctx.formParam("email");
                 page(ctx, "login.jte", Map.of("action", action, "csrf", session.csrfToken(), "appName", request.application().name(),
                         "problem", Optional.ofNullable(login.problem()), "email", email == null ? "" : email));

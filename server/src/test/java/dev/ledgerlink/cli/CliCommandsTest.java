@@ -147,7 +147,7 @@ class CliCommandsTest {
         assertEquals(0, r.exitCode(), r.err());
         var db = cli.db();
         try (var d = dev.ledgerlink.store.Database.open(db.url(), db.user(), db.password(), 2, null)) {
-            var users = new dev.ledgerlink.accounts.UserService(d.jdbi(), java.time.Clock.systemUTC(), new dev.ledgerlink.secrets.PasswordHasher(19 * 1024, 2));
+            var users = new dev.ledgerlink.accounts.UserService(d.jdbi(), java.time.Clock.systemUTC(), new dev.ledgerlink.secrets.PasswordHasher(19 * 1024, 2, java.time.Duration.ofMinutes(1)));
             assertTrue(users.authenticate("demo@example.com", "a brand new one").isPresent());
             assertFalse(users.authenticate("demo@example.com", "the first one").isPresent());
         }

@@ -2,8 +2,10 @@ package dev.ledgerlink.secrets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -12,10 +14,13 @@ import org.junit.jupiter.api.Test;
 
 /** Argon2id at the configured cost; a stored hash is checked at the cost it records. */
 class PasswordHasherTest {
+    private static PasswordHasher hasher(int memoryKib, int iterations) {
+        return new PasswordHasher(memoryKib, iterations, Duration.ofSeconds(30));
+    }
 
     @Test
     void theDefaultCostIsOwaspsAndTheHashRecordsIt() {
-        PasswordHasher owasp = new PasswordHasher(19 * 1024, 2);
+        PasswordHasher owasp = hasher(19 * 1024, 2);
         String hash = owasp.hash("open sesame");
         assertTrue(hash.matches("\\$argon2id\\$v=19\\$m=19456,t=2,p=1\\$[A-Za-z0-9+/]{22}\\$[A-Za-z0-9+/]{43}"), hash);
         assertTrue(owasp.verify("open sesame", hash));
@@ -26,10 +31,10 @@ class PasswordHasherTest {
 
     @Test
     void aHashMadeAtAnotherCostStillVerifiesAfterTheCostChanges() {
-        String cheap = new PasswordHasher(64, 1).hash("open sesame");
+        String cheap = hasher(64, 1).hash("open sesame");
         assertTrue(cheap.startsWith("$argon2id$v=19$m=64,t=1,p=1$"), cheap);
-        assertTrue(new PasswordHasher(19 * 1024, 2).verify("open sesame", cheap));
-        assertFalse(new PasswordHasher(19 * 1024, 2).verify("wrong", cheap));
+        assertTrue(hasher(19 * 1024, 2).verify("open sesame", cheap));
+        assertFalse(hasher(19 * 1024, 2).verify("wrong", cheap));
     }
 
     /**
@@ -38,7 +43,7 @@ class PasswordHasherTest {
      */
     @Test
     void hashesWrittenByThePreviousLibraryStillVerify() {
-        PasswordHasher hasher = new PasswordHasher(19 * 1024, 2);
+        PasswordHasher hasher = hasher(19 * 1024, 2);
         String owasp = "$argon2id$v=19$m=19456,t=2,p=1$a/txuC9oBboU8YC2LkKY/w$qwDt/jP++2xjUFDnqtbtReb+FYKGyE75lFAW+YTNO9U";
         String cheap = "$argon2id$v=19$m=64,t=1,p=1$7O4JCHB+HZHsGqtKKChNNQ$QBZqo9PnOvVtSC5TYLv0ZlpvJeSD4oJZD3YoeKIsDYQ";
         assertTrue(hasher.verify("open sesame", owasp));
@@ -50,13 +55,13 @@ class PasswordHasherTest {
     /** The RFC 9106 Argon2id vector has a secret and associated data, which PHC strings cannot carry; this is the reference implementation's (phc-winner-argon2) vector without them. */
     @Test
     void theReferenceImplementationsVectorVerifies() {
-        assertTrue(new PasswordHasher(64, 1).verify("password",
+        assertTrue(hasher(64, 1).verify("password",
                 "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc"));
     }
 
     @Test
     void storedStringsThatAreNotArgon2idVersion19WithSaneParametersNeverMatch() {
-        PasswordHasher hasher = new PasswordHasher(64, 1);
+        PasswordHasher hasher = hasher(64, 1);
         String good = hasher.hash("pw");
         assertTrue(hasher.verify("pw", good));
         for (String bad : List.of(
@@ -76,7 +81,7 @@ class PasswordHasherTest {
     /** Hashes share a memory budget; every hash gives back what it took, also when it fails. */
     @Test
     void concurrentHashesGiveTheirMemoryBack() throws Exception {
-        PasswordHasher owasp = new PasswordHasher(19 * 1024, 2);
+        PasswordHasher owasp = hasher(19 * 1024, 2);
         String hash = owasp.hash("open sesame");
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<Boolean>> results = new ArrayList<>();
@@ -89,6 +94,36 @@ class PasswordHasherTest {
                 boolean expected = i % 4 == 0;
                 assertEquals(expected, results.get(i).get(), "result " + i);
             }
+        }
+        assertEquals(PasswordHasher.BUDGET_KIB, PasswordHasher.freeMemoryKib());
+    }
+
+    /**
+     * A hash that cannot have its turn within the wait allowed is refused (Busy) and takes nothing; one
+     * whose turn comes within it runs. {@link HashingMemoryHold} stands for hashes already running.
+     */
+    @Test
+    void aHashWhoseTurnDoesNotComeInTimeIsRefusedAndTakesNothing() throws Exception {
+        PasswordHasher impatient = new PasswordHasher(64, 1, Duration.ofMillis(100));
+        String hash = impatient.hash("open sesame");
+        try (var held = HashingMemoryHold.all()) {
+            assertEquals(0, PasswordHasher.freeMemoryKib());
+            var busy = assertThrows(PasswordHasher.Busy.class, () -> impatient.verify("open sesame", hash));
+            assertEquals(Duration.ofSeconds(1), busy.retryAfter(), "told to come back after a second at least");
+            assertThrows(PasswordHasher.Busy.class, () -> impatient.hash("another"));
+            assertThrows(PasswordHasher.Busy.class, () -> new PasswordHasher(64, 1, Duration.ZERO).verify("open sesame", null));
+        }
+        assertEquals(PasswordHasher.BUDGET_KIB, PasswordHasher.freeMemoryKib(), "the refused hashes took nothing");
+        assertTrue(impatient.verify("open sesame", hash));
+
+        PasswordHasher patient = new PasswordHasher(64, 1, Duration.ofMinutes(5));
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<Boolean> waiting;
+            try (var held = HashingMemoryHold.all()) {
+                waiting = pool.submit(() -> patient.verify("open sesame", hash));
+                HashingMemoryHold.awaitQueued(1);
+            }
+            assertTrue(waiting.get(), "its turn came when the running hashes ended");
         }
         assertEquals(PasswordHasher.BUDGET_KIB, PasswordHasher.freeMemoryKib());
     }

@@ -3,6 +3,7 @@ package dev.ledgerlink.web.console;
 import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.oauth.PasswordLogin;
 import dev.ledgerlink.web.ClientAddress;
+import dev.ledgerlink.web.SignInRefusals;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import java.util.HashMap;
@@ -46,12 +47,7 @@ final class SignInPage {
                 ? login.withOperatorKey(ctx.formParam("operator_key"), operatorKey::matches, clientAddress.of(ctx))
                 : login.withPassword(ctx.formParam("email"), ctx.formParam("password"), clientAddress.of(ctx));
         if (!result.succeeded()) {
-            if (result.retryAfter() != null) {
-                ctx.status(HttpStatus.TOO_MANY_REQUESTS);
-                ctx.header("Retry-After", Long.toString(Math.max(1, result.retryAfter().toSeconds())));
-            } else {
-                ctx.status(HttpStatus.UNAUTHORIZED);
-            }
+            SignInRefusals.status(ctx, result.refusal(), result.retryAfter(), HttpStatus.UNAUTHORIZED);
             form(ctx, result.problem(), asOperator ? "" : ctx.formParam("email"));
             return;
         }

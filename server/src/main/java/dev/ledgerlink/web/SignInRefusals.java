@@ -1,0 +1,29 @@
+package dev.ledgerlink.web;
+
+import dev.ledgerlink.oauth.PasswordLogin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import java.time.Duration;
+
+/**
+ * The status of a sign-in form shown again after a refused try, the same on the authorization page
+ * and in the console: 429 when the login throttle refused it, 503 when the server was too busy to
+ * check the password (both with Retry-After, in whole seconds, at least 1), and the page's own status
+ * for a missing or wrong password.
+ */
+public final class SignInRefusals {
+    private SignInRefusals() {}
+
+    public static void status(Context ctx, PasswordLogin.Refusal refusal, Duration retryAfter, HttpStatus invalid) {
+        switch (refusal) {
+            case THROTTLED -> withRetryAfter(ctx, HttpStatus.TOO_MANY_REQUESTS, retryAfter);
+            case BUSY -> withRetryAfter(ctx, HttpStatus.SERVICE_UNAVAILABLE, retryAfter);
+            case INVALID -> ctx.status(invalid);
+        }
+    }
+
+    private static void withRetryAfter(Context ctx, HttpStatus status, Duration retryAfter) {
+        ctx.status(status);
+        ctx.header("Retry-After", Long.toString(Math.max(1, retryAfter.toSeconds())));
+    }
+}
