@@ -45,6 +45,7 @@ public final class WebServer {
             config.jetty.modifyServer(server -> {
                 server.setStopTimeout(5_000);
                 server.setErrorHandler(new JettyErrors.ServerLevel());
+                AcceptQueue.widen(server);
             });
             config.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new JettyErrors.ContextLevel()));
             config.requestLogger.http((ctx, ms) -> recordRequest(services, ctx, ms));
