@@ -6,6 +6,7 @@ import dev.ledgerlink.bench.report.Report;
 import dev.ledgerlink.bench.scenarios.DeliveryScenario;
 import dev.ledgerlink.bench.scenarios.IsolationScenario;
 import dev.ledgerlink.bench.scenarios.PeerScenario;
+import dev.ledgerlink.bench.scenarios.SignInFloodScenario;
 import dev.ledgerlink.bench.scenarios.StartupScenario;
 import dev.ledgerlink.bench.scenarios.TokenEndpointScenario;
 import java.nio.file.Files;
@@ -40,7 +41,7 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--profile", description = "Record a flight recording of the server in each scenario and print where its CPU went.")
     boolean profile;
 
-    @Option(names = "--only", split = ",", description = "Run only these scenarios: token, delivery, isolation, footprint.")
+    @Option(names = "--only", split = ",", description = "Run only these scenarios: token, delivery, isolation, footprint, signin.")
     List<String> only = new ArrayList<>();
 
     @Option(names = "--peer", description = "keycloak: measure Keycloak's refresh grants beside ledgerlink's in this run "
@@ -91,7 +92,7 @@ public final class BenchMain implements Callable<Integer> {
 
     /** Every scenario of a plain run (the peer comparison is added by --peer). */
     static List<Scenario> defaultScenarios() {
-        return List.of(new StartupScenario(), new TokenEndpointScenario(), new DeliveryScenario(), new IsolationScenario());
+        return List.of(new StartupScenario(), new TokenEndpointScenario(), new DeliveryScenario(), new IsolationScenario(), new SignInFloodScenario());
     }
 
     /** Runs those of the scenarios that {@code only} names (all when it is empty). */

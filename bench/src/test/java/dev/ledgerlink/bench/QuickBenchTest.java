@@ -41,7 +41,7 @@ class QuickBenchTest {
 
         List<Figure> figures = report.figures();
         Set<String> scenarios = figures.stream().map(Figure::scenario).collect(Collectors.toSet());
-        assertEquals(Set.of("footprint", "token", "delivery", "isolation"), scenarios);
+        assertEquals(Set.of("footprint", "token", "delivery", "isolation", "signin"), scenarios);
         for (Figure f : figures) {
             assertFalse(f.metric().equals("(scenario failed)"), "scenario " + f.scenario() + " failed: " + f.note());
             if (!f.isMeasured()) {
@@ -54,6 +54,9 @@ class QuickBenchTest {
         assertTrue(figures.stream().anyMatch(f -> f.isMeasured() && f.metric().startsWith("GET /healthz")), "healthz load measured");
         assertTrue(figures.stream().anyMatch(f -> f.isMeasured() && f.metric().startsWith("bare HttpClient loop")), "bare loop measured");
         assertTrue(figures.stream().anyMatch(f -> f.isMeasured() && f.metric().startsWith("start to ready")), "start to ready measured");
+        Figure flood = figures.stream().filter(f -> f.scenario().equals("signin") && f.metric().contains("answered")).findFirst().orElseThrow();
+        assertEquals(100.0, flood.value(), "every sign-in of the flood is answered, none refused or reset: " + flood.note());
+        assertEquals(true, flood.detail().get("user_signs_in_after"), "the user signs in right after the flood: " + flood.note());
 
         JsonNode written = new ObjectMapper().readTree(Files.readString(json));
         assertEquals(figures.size(), written.path("figures").size());

@@ -12,11 +12,11 @@ import java.util.regex.Pattern;
  * with their values (hidden CSRF tokens included) and the named submit buttons. Enough for the
  * authorization page's login and consent forms; not a general HTML parser.
  */
-final class HtmlForms {
+public final class HtmlForms {
     record Button(String name, String value, String text) {}
 
-    record Form(String action, String method, Map<String, String> inputs, List<String> inputTypes, List<Button> buttons) {
-        boolean hasPassword() { return inputTypes.contains("password"); }
+    public record Form(String action, String method, Map<String, String> inputs, List<String> inputTypes, List<Button> buttons) {
+        public boolean hasPassword() { return inputTypes.contains("password"); }
     }
 
     private static final Pattern FORM = Pattern.compile("<form\\b([^>]*)>(.*?)</form>", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
@@ -26,7 +26,7 @@ final class HtmlForms {
 
     private HtmlForms() {}
 
-    static List<Form> parse(String html) {
+    public static List<Form> parse(String html) {
         List<Form> forms = new ArrayList<>();
         Matcher f = FORM.matcher(html);
         while (f.find()) {
