@@ -24,6 +24,7 @@ import dev.ledgerlink.notifications.NotificationSettings;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retention.RetentionRules;
 import dev.ledgerlink.retention.RetentionSweeper;
+import dev.ledgerlink.secrets.PasswordHashMetrics;
 import dev.ledgerlink.secrets.PasswordHasher;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.secrets.SecretKeys;
@@ -57,6 +58,7 @@ public record Services(
         var jdbi = database.jdbi();
         var audit = new AuditLog(metrics);
         var passwordCost = PasswordHashSettings.from(settings);
+        PasswordHashMetrics.register(metrics);
         var users = new UserService(jdbi, clock, new PasswordHasher(passwordCost.memoryKib(), passwordCost.iterations(),
                 settings.duration(Setting.PASSWORD_HASH_MAX_WAIT)));
         var accounts = new AccountService(jdbi, clock);

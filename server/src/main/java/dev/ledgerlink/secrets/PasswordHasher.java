@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -31,6 +32,8 @@ public final class PasswordHasher {
     static final int BUDGET_KIB = (int) Math.min(Integer.MAX_VALUE, Runtime.getRuntime().maxMemory() / 3 / 1024);
     /** Shared by every hasher of the process: the heap is. Fair: a large hash is not overtaken forever. */
     static final Semaphore MEMORY = new Semaphore(BUDGET_KIB, true);
+    /** Hashes refused for want of their turn, since the process started (PasswordHashMetrics). */
+    static final AtomicLong REFUSED = new AtomicLong();
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /**
@@ -114,7 +117,10 @@ public final class PasswordHasher {
         }
         // Told to try again after about as long as this one waited (the queue it met is still
         // draining), within 1 to 30 seconds.
-        if (!acquired) throw new Busy(Duration.ofSeconds(Math.clamp(maxWait.toSeconds(), 1, 30)));
+        if (!acquired) {
+            REFUSED.incrementAndGet();
+            throw new Busy(Duration.ofSeconds(Math.clamp(maxWait.toSeconds(), 1, 30)));
+        }
         try {
             return hashing.get();
         } finally {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ledgerlink.secrets.HashingMemoryHold;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.Metrics;
 import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
@@ -30,6 +31,7 @@ class SignInFloodTest {
 
     @Test
     void signInsThatCannotBeCheckedInTimeAre503sWithRetryAfterAndCountForNothing(TestServer server, Fixtures f) throws Exception {
+        double refusedBefore = Metrics.value(server, "ledgerlink_password_hashes_refused_total").orElseThrow();
         List<Future<TestHttp.Response>> answers = new ArrayList<>();
         try (var held = HashingMemoryHold.all(); var pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < SIGN_INS; i++) {
@@ -44,6 +46,7 @@ class SignInFloodTest {
                         ? browser(server, f, address).logIn(email, password)
                         : consoleSignIn(server, address, email, password)));
             }
+            assertEquals(0, Metrics.value(server, "ledgerlink_password_hash_memory_free_bytes").orElseThrow(), "the budget is taken");
             for (int i = 0; i < SIGN_INS; i++) {
                 TestHttp.Response r = answers.get(i).get(60, java.util.concurrent.TimeUnit.SECONDS);   // without a bound on the wait: never
                 assertEquals(503, r.status(), "sign-in " + i + ": " + r.body());
@@ -52,6 +55,8 @@ class SignInFloodTest {
                 assertTrue(r.body().contains("name=\"password\""), "the form again: " + r.body());
             }
         }
+        assertEquals(refusedBefore + SIGN_INS, Metrics.value(server, "ledgerlink_password_hashes_refused_total").orElseThrow(),
+                "each refused check is counted");
         long counted = server.services().database().jdbi().withHandle(h ->
                 h.createQuery("select count(*) from oauth_login_failures").mapTo(Long.class).one());
         assertEquals(0, counted, "no try of the flood was recorded as a failure");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,15 +117,24 @@ class PasswordHasherTest {
         assertEquals(PasswordHasher.BUDGET_KIB, PasswordHasher.freeMemoryKib(), "the refused hashes took nothing");
         assertTrue(impatient.verify("open sesame", hash));
 
+        var registry = new SimpleMeterRegistry();
+        PasswordHashMetrics.register(registry);
+        double refused = registry.get("ledgerlink.password.hashes.refused").functionCounter().count();
+        assertTrue(refused >= 3, "the three refusals above are counted: " + refused);
         PasswordHasher patient = new PasswordHasher(64, 1, Duration.ofMinutes(5));
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<Boolean> waiting;
             try (var held = HashingMemoryHold.all()) {
                 waiting = pool.submit(() -> patient.verify("open sesame", hash));
                 HashingMemoryHold.awaitQueued(1);
+                assertEquals(1, registry.get("ledgerlink.password.hashes.waiting").gauge().value());
+                assertEquals(0, registry.get("ledgerlink.password.hash.memory.free").gauge().value());
             }
             assertTrue(waiting.get(), "its turn came when the running hashes ended");
         }
         assertEquals(PasswordHasher.BUDGET_KIB, PasswordHasher.freeMemoryKib());
+        assertEquals(PasswordHasher.BUDGET_KIB * 1024.0, registry.get("ledgerlink.password.hash.memory.free").gauge().value());
+        assertEquals(0, registry.get("ledgerlink.password.hashes.waiting").gauge().value());
+        assertEquals(refused, registry.get("ledgerlink.password.hashes.refused").functionCounter().count(), "a hash that waited and ran is no refusal");
     }
 }
