@@ -61,7 +61,8 @@ record Argon2idHash(int memoryKib, int iterations, int parallelism, byte[] salt,
     private static byte[] compute(String password, int memoryKib, int iterations, int parallelism, byte[] salt, int length) {
         Argon2BytesGenerator generator = new Argon2BytesGenerator();
         generator.init(new Argon2Parameters.Builder(Argon2Parameters.ARGON2_id).withVersion(Argon2Parameters.ARGON2_VERSION_13)
-                .withMemoryAsKB(memoryKib).withIterations(iterations).withParallelism(parallelism).withSalt(salt).build());
+                .withMemoryAsKB(memoryKib).withIterations(iterations).withParallelism(parallelism).withSalt(salt)
+                .withBlockPool(Argon2Blocks.SHARED).build());
         byte[] out = new byte[length];
         generator.generateBytes(password.getBytes(StandardCharsets.UTF_8), out);
         return out;

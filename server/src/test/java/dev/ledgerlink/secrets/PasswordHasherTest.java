@@ -137,4 +137,24 @@ class PasswordHasherTest {
         assertEquals(0, registry.get("ledgerlink.password.hashes.waiting").gauge().value());
         assertEquals(refused, registry.get("ledgerlink.password.hashes.refused").functionCounter().count(), "a hash that waited and ran is no refusal");
     }
+
+    /**
+     * Argon2's blocks are kept between hashes (Argon2Blocks): a hash made from reused blocks is the
+     * same as one from fresh memory, whatever cost used them before.
+     */
+    @Test
+    void hashesFromReusedBlocksAreTheSame() {
+        String vector = "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc";
+        PasswordHasher hasher = hasher(64, 1);
+        assertTrue(hasher.verify("password", vector));
+        assertTrue(Argon2Blocks.SHARED.kept() >= 64 * 1024 || Argon2Blocks.SHARED.kept() == PasswordHasher.BUDGET_KIB,
+                "the vector's 64 MiB of blocks were kept: " + Argon2Blocks.SHARED.kept());
+        String cheap = hasher.hash("open sesame");
+        assertTrue(hasher.verify("open sesame", cheap), "from reused blocks");
+        assertTrue(hasher.verify("password", vector), "again, from blocks another cost used");
+        assertFalse(hasher.verify("passwore", vector));
+        String owasp = hasher(19 * 1024, 2).hash("open sesame");
+        assertTrue(hasher.verify("open sesame", owasp));
+        assertTrue(hasher.verify("password", vector));
+    }
 }
