@@ -10,17 +10,20 @@ import org.bouncycastle.crypto.generators.Argon2BytesGenerator;
  * (measured: 48 full collections of 60-67 ms each for ~100 sign-ins in a flood, pausing every
  * request of the node). Blocks come back zeroed (Bouncy Castle clears each before handing it back).
  *
- * <p>At most {@code capacity} blocks are kept: the hashes running at once never hold more than the
- * memory budget. They are kept behind a soft reference, so when sign-ins stop the collector takes
- * them back under memory pressure (after about a second per free MiB of heap without a sign-in,
- * the JVM's default policy) instead of the memory staying taken for the life of the process, as
- * it did with the previous library.
+ * <p>Blocks are kept only while hashes follow each other: when the last running hash ends with none
+ * waiting, {@link PasswordHasher} lets them go ({@link #release}), so a lone sign-in keeps nothing
+ * after it, and the memory is not taken for the life of the process as it was with the previous
+ * library (kept blocks are live data the collector must work around: kept for a minute after each
+ * sign-in, they cost the code-exchange load of the benchmark a third of its throughput). At most
+ * {@code capacity} blocks are kept (the hashes running at once never hold more than the budget),
+ * behind a soft reference, which the collector may clear under memory pressure even mid-flood.
  */
 final class Argon2Blocks implements Argon2BytesGenerator.BlockPool {
     static final Argon2Blocks SHARED = new Argon2Blocks(PasswordHasher.BUDGET_KIB);
 
     private final int capacity;
     private SoftReference<Free> free = new SoftReference<>(null);
+    private long reused;
 
     /** A stack of free blocks, grown as blocks come back. */
     private static final class Free {
@@ -39,6 +42,7 @@ final class Argon2Blocks implements Argon2BytesGenerator.BlockPool {
             if (f != null && f.size > 0) {
                 Argon2BytesGenerator.Block b = f.blocks[--f.size];
                 f.blocks[f.size] = null;
+                reused++;
                 return b;
             }
         }
@@ -58,6 +62,16 @@ final class Argon2Blocks implements Argon2BytesGenerator.BlockPool {
             if (f.size == f.blocks.length) f.blocks = java.util.Arrays.copyOf(f.blocks, Math.min(capacity, 2 * f.blocks.length));
             f.blocks[f.size++] = block;
         }
+    }
+
+    /** Lets every kept block go (no hash is running or waiting). */
+    synchronized void release() {
+        free = new SoftReference<>(null);
+    }
+
+    /** Blocks handed out again since the process started (tests). */
+    synchronized long reused() {
+        return reused;
     }
 
     /** Free blocks kept now (tests). */

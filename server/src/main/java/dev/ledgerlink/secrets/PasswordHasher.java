@@ -125,6 +125,8 @@ public final class PasswordHasher {
             return hashing.get();
         } finally {
             MEMORY.release(permits);
+            // The last hash of a run of them: keep no blocks (a hash starting meanwhile just allocates its own).
+            if (MEMORY.getQueueLength() == 0 && MEMORY.availablePermits() == BUDGET_KIB) Argon2Blocks.SHARED.release();
         }
     }
 }

@@ -8,12 +8,22 @@ import java.time.Duration;
  * what a sign-in meets when the hashes already running fill it.
  */
 public final class HashingMemoryHold implements AutoCloseable {
-    private HashingMemoryHold() {}
+    private final int kib;
+
+    private HashingMemoryHold(int kib) {
+        this.kib = kib;
+    }
 
     /** Takes the whole budget, waiting for hashes running now to end. */
     public static HashingMemoryHold all() {
-        PasswordHasher.MEMORY.acquireUninterruptibly(PasswordHasher.BUDGET_KIB);
-        return new HashingMemoryHold();
+        return allBut(0);
+    }
+
+    /** Takes all of the budget but {@code kib}: room for hashes of that much at a time. */
+    public static HashingMemoryHold allBut(int kib) {
+        int taken = PasswordHasher.BUDGET_KIB - kib;
+        PasswordHasher.MEMORY.acquireUninterruptibly(taken);
+        return new HashingMemoryHold(taken);
     }
 
     /** Waits until {@code n} hashes are waiting for their turn. */
@@ -28,6 +38,6 @@ public final class HashingMemoryHold implements AutoCloseable {
 
     @Override
     public void close() {
-        PasswordHasher.MEMORY.release(PasswordHasher.BUDGET_KIB);
+        PasswordHasher.MEMORY.release(kib);
     }
 }
