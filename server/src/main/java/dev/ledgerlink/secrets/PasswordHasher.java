@@ -17,13 +17,13 @@ import java.util.function.Supplier;
  * dummy hash of the configured cost so that a login with an unknown e-mail takes as long as one with
  * a wrong password.
  *
- * <p>Memory: each hash fills its cost in memory for the time it runs, and nothing after (the
- * previous library kept a 19 MiB block per cost for the life of the process, a sixth of the
- * launcher's heap then). The hashes running at once share {@link #BUDGET_KIB}, a third of the heap:
- * one at OWASP's cost in the launcher's 96 MiB (about 60 ms on the development machine: 15 sign-ins
- * a second), two in 128 MiB; more sign-ins wait their turn, in order, instead of exhausting the heap
- * (a burst of logins is a thing an attacker can send; the live set under load is about 40 MiB, and a
- * hash's blocks live long enough to reach the old generation). A hash costing more than the whole
+ * <p>Memory: each hash fills its cost in memory for the time it runs, and nothing is kept after the
+ * last of a run of hashes ({@link Argon2Blocks} passes the blocks on while others wait; the previous
+ * library kept a 19 MiB block per cost for the life of the process, a sixth of the launcher's heap
+ * then). The hashes running at once share {@link #BUDGET_KIB}, a third of the heap: one at OWASP's
+ * cost in the launcher's 96 MiB (about 50 ms on the development machine: 20 sign-ins a second under
+ * a flood), two in 128 MiB; more sign-ins wait their turn, in order, instead of exhausting the heap
+ * (a burst of logins is a thing an attacker can send; the live set under load is about 40 MiB). A hash costing more than the whole
  * budget runs alone. A turn is waited for at most {@code secrets.argon2-max-wait}: beyond it the hash
  * is refused ({@link Busy}), so a flood of sign-ins from many addresses, which the per-address login
  * throttle does not stop, sheds what it cannot serve instead of queueing requests without bound.
