@@ -1,6 +1,7 @@
 package dev.ledgerlink.secrets;
 
 import java.lang.ref.SoftReference;
+import java.util.Arrays;
 import org.bouncycastle.crypto.generators.Argon2BytesGenerator;
 
 /**
@@ -59,7 +60,7 @@ final class Argon2Blocks implements Argon2BytesGenerator.BlockPool {
                 free = new SoftReference<>(f);
             }
             if (f.size == capacity) return;
-            if (f.size == f.blocks.length) f.blocks = java.util.Arrays.copyOf(f.blocks, Math.min(capacity, 2 * f.blocks.length));
+            if (f.size == f.blocks.length) f.blocks = Arrays.copyOf(f.blocks, Math.min(capacity, 2 * f.blocks.length));
             f.blocks[f.size++] = block;
         }
     }

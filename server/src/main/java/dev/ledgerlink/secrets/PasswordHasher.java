@@ -23,10 +23,11 @@ import java.util.function.Supplier;
  * then). The hashes running at once share {@link #BUDGET_KIB}, a third of the heap: one at OWASP's
  * cost in the launcher's 96 MiB (about 50 ms on the development machine: 20 sign-ins a second under
  * a flood), two in 128 MiB; more sign-ins wait their turn, in order, instead of exhausting the heap
- * (a burst of logins is a thing an attacker can send; the live set under load is about 40 MiB). A hash costing more than the whole
- * budget runs alone. A turn is waited for at most {@code secrets.argon2-max-wait}: beyond it the hash
- * is refused ({@link Busy}), so a flood of sign-ins from many addresses, which the per-address login
- * throttle does not stop, sheds what it cannot serve instead of queueing requests without bound.
+ * (a burst of logins is a thing an attacker can send; the live set under load is about 40 MiB). A
+ * hash costing more than the whole budget runs alone. A turn is waited for at most
+ * {@code secrets.argon2-max-wait}: beyond it the hash is refused ({@link Busy}), so a flood of
+ * sign-ins from many addresses, which the per-address login throttle does not stop, sheds what it
+ * cannot serve instead of queueing requests without bound.
  */
 public final class PasswordHasher {
     static final int BUDGET_KIB = (int) Math.min(Integer.MAX_VALUE, Runtime.getRuntime().maxMemory() / 3 / 1024);

@@ -8,7 +8,7 @@ import java.time.Duration;
 /**
  * The status of a sign-in form shown again after a refused try, the same on the authorization page
  * and in the console: 429 when the login throttle refused it, 503 when the server was too busy to
- * check the password (both with Retry-After, in whole seconds, at least 1), and the page's own status
+ * check the password (both with Retry-After), and the page's own status
  * for a missing or wrong password.
  */
 public final class SignInRefusals {
@@ -24,6 +24,6 @@ public final class SignInRefusals {
 
     private static void withRetryAfter(Context ctx, HttpStatus status, Duration retryAfter) {
         ctx.status(status);
-        ctx.header("Retry-After", Long.toString(Math.max(1, retryAfter.toSeconds())));
+        RetryAfterHeader.set(ctx, retryAfter);
     }
 }

@@ -74,7 +74,7 @@ public final class WebServer {
         if (e.kind() == ServiceException.Kind.FORBIDDEN && "insufficient_scope".equals(e.error())) {
             ctx.header("WWW-Authenticate", "Bearer error=\"insufficient_scope\"");
         }
-        if (e.retryAfter() != null) ctx.header("Retry-After", Long.toString(Math.max(1, e.retryAfter().toSeconds())));
+        if (e.retryAfter() != null) RetryAfterHeader.set(ctx, e.retryAfter());
         ctx.json(ErrorBodies.of(e));
     }
 
