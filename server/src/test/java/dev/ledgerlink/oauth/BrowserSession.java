@@ -1,6 +1,7 @@
 package dev.ledgerlink.oauth;
 
 import dev.ledgerlink.testing.TestHttp;
+import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.CookieManager;
@@ -37,6 +38,14 @@ public final class BrowserSession implements AutoCloseable {
                 .connectTimeout(Duration.ofSeconds(5)).build();
     }
 
+    /**
+     * A browser behind a reverse proxy that forwards it as {@code forwardedFor} (the server must trust
+     * the loopback proxy), closed with the server.
+     */
+    public static BrowserSession forwardedFor(TestServer server, String forwardedFor) {
+        return server.closeFirst(new BrowserSession(server.baseUrl()).header("X-Forwarded-For", forwardedFor));
+    }
+
     /** Sends this header with every later request (e.g. X-Forwarded-For, as a reverse proxy would add it). */
     public BrowserSession header(String name, String value) {
         headers.put(name, value);
@@ -70,6 +79,12 @@ public final class BrowserSession implements AutoCloseable {
 
     public String csrfToken() {
         return unescape(find(CSRF));
+    }
+
+    /** Loads the console's sign-in form and signs in as a user with it. */
+    public TestHttp.Response consoleSignIn(String email, String password) {
+        get("/console/sign-in");
+        return post("/console/sign-in", Map.of("csrf_token", csrfToken(), "as", "user", "email", email, "password", password));
     }
 
     public TestHttp.Response logIn(String email, String password) {

@@ -67,13 +67,11 @@ class SignInFloodTest {
     }
 
     private static TestHttp.Response consoleSignIn(TestServer server, String forwardedFor, String email, String password) {
-        BrowserSession b = server.closeFirst(new BrowserSession(server.baseUrl()).header("X-Forwarded-For", forwardedFor));
-        b.get("/console/sign-in");
-        return b.post("/console/sign-in", Map.of("csrf_token", b.csrfToken(), "as", "user", "email", email, "password", password));
+        return BrowserSession.forwardedFor(server, forwardedFor).consoleSignIn(email, password);
     }
 
     private static BrowserSession browser(TestServer server, Fixtures f, String forwardedFor) {
-        BrowserSession b = server.closeFirst(new BrowserSession(server.baseUrl()).header("X-Forwarded-For", forwardedFor));
+        BrowserSession b = BrowserSession.forwardedFor(server, forwardedFor);
         b.get(OAuthFlows.authorizeUrl(f, Map.of()));
         return b;
     }

@@ -52,7 +52,7 @@ class ConsoleAccessTest {
         assertEquals(403, b.post("/console/test-event", Map.of("account_id", f.account().accountId(), "name", "invoice.create",
                 "object_id", "1", "user_id", "1")).status());
 
-        assertEquals(303, signIn(b, f.user().email(), f.password()).status());
+        assertEquals(303, b.consoleSignIn(f.user().email(), f.password()).status());
         b.get("/console/test-event");
         String csrf = b.csrfToken();
         var forged = b.post("/console/test-event", Map.of("csrf_token", "not-the-token", "account_id", f.account().accountId(),
@@ -80,7 +80,7 @@ class ConsoleAccessTest {
 
         mine.issue();
         BrowserSession b = new BrowserSession(server.baseUrl());
-        signIn(b, mine.user().email(), mine.password());
+        b.consoleSignIn(mine.user().email(), mine.password());
         String apps = b.get("/console/applications").body();
         assertTrue(apps.contains(mine.app().clientId()), "an application a member authorized is one of the account's");
         assertFalse(apps.contains(theirs.app().clientId()));
@@ -111,7 +111,7 @@ class ConsoleAccessTest {
             String clientId = created.json().get("client_id").asText();
             assertEquals(f.account().accountId(), server.services().applications().findByClientId(clientId).orElseThrow().ownerAccountId());
             BrowserSession b = new BrowserSession(server.baseUrl());
-            signIn(b, f.user().email(), f.password());
+            b.consoleSignIn(f.user().email(), f.password());
             assertTrue(b.get("/console/applications").body().contains(clientId));
             Cli.Result unknown = new Cli(db).run("apps", "create", "--name", "Nowhere", "--redirect-uri", "https://cli.example.com/cb",
                     "--scope", "user:profile:read", "--account", "NOSUCH");
@@ -129,11 +129,6 @@ class ConsoleAccessTest {
         assertEquals(429, throttled.status());
         assertTrue(throttled.body().contains("Too many failed sign-in attempts"), throttled.body());
         assertTrue(Long.parseLong(throttled.header("Retry-After")) > 0);
-    }
-
-    private static TestHttp.Response signIn(BrowserSession b, String email, String password) {
-        b.get("/console/sign-in");
-        return b.post("/console/sign-in", Map.of("csrf_token", b.csrfToken(), "as", "user", "email", email, "password", password));
     }
 
     private static TestHttp.Response signInAsOperator(BrowserSession b, String key) {
