@@ -121,7 +121,7 @@ public final class BrowserSession implements AutoCloseable {
         return sb.toString();
     }
 
-    static String enc(String s) {
+    public static String enc(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 

@@ -5,15 +5,14 @@ import dev.ledgerlink.bench.BenchRun;
 import dev.ledgerlink.bench.Scenario;
 import dev.ledgerlink.bench.http.Http1Connection;
 import dev.ledgerlink.bench.load.Latencies;
+import dev.ledgerlink.bench.oauth.BrowserSession;
 import dev.ledgerlink.bench.oauth.HtmlForms;
-import dev.ledgerlink.bench.proc.BenchDatabase;
 import dev.ledgerlink.bench.proc.ServerProcess;
 import dev.ledgerlink.bench.proc.Usage;
 import dev.ledgerlink.bench.report.Figure;
 import java.io.IOException;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -40,16 +39,7 @@ public final class SignInFloodScenario implements Scenario {
 
     @Override
     public List<Figure> run(BenchRun run) throws Exception {
-        List<Figure> out = new ArrayList<>();
-        for (BenchDatabase.Kind kind : run.config().databases()) {
-            try (BenchRun.Stage stage = run.stage(kind)) {
-                out.addAll(runOn(run.config(), stage));
-            } catch (Exception e) {
-                e.printStackTrace();
-                out.add(Figure.notMeasured(name(), "(scenario failed)", kind.label(), "", null, e.toString()));
-            }
-        }
-        return out;
+        return onEachDatabase(run, stage -> runOn(run.config(), stage));
     }
 
     private List<Figure> runOn(BenchConfig c, BenchRun.Stage stage) throws Exception {
@@ -63,7 +53,8 @@ public final class SignInFloodScenario implements Scenario {
             clientId[0] = s.applications().create("Sign-in flood", List.of(REDIRECT_URI), List.of("user:profile:read"))
                     .application().clientId();
         });
-        String authorize = "/oauth/authorize?response_type=code&client_id=" + Form.enc(clientId[0]) + "&redirect_uri=" + Form.enc(REDIRECT_URI);
+        String authorize = "/oauth/authorize?response_type=code&client_id=" + BrowserSession.enc(clientId[0])
+                + "&redirect_uri=" + BrowserSession.enc(REDIRECT_URI);
         ServerProcess server = stage.start(false);
         int port = server.port();
 
@@ -140,24 +131,18 @@ public final class SignInFloodScenario implements Scenario {
 
         /** Posts the form on a new connection; a connection that fails is an outcome too, never retried. */
         Answer post(int port, String email, String password) {
-            StringBuilder body = new StringBuilder();
-            Map<String, String> values = new java.util.LinkedHashMap<>(fields);
+            Map<String, String> values = new LinkedHashMap<>(fields);
             values.put("email", email);
             values.put("password", password);
-            values.forEach((k, v) -> body.append(body.isEmpty() ? "" : "&").append(enc(k)).append('=').append(enc(v)));
             long t = System.nanoTime();
             try (Http1Connection http = new Http1Connection("127.0.0.1", port)) {
                 Http1Connection.Response r = http.post(action, Map.of("X-Forwarded-For", address, "Cookie", cookie),
-                        "application/x-www-form-urlencoded", body.toString());
+                        "application/x-www-form-urlencoded", BrowserSession.form(values));
                 return new Answer(Integer.toString(r.status()), r.status(), System.nanoTime() - t, r.header("retry-after"),
                         r.text().contains("<h1>Authorize "));
             } catch (IOException e) {
                 return new Answer(e.getClass().getSimpleName(), -1, System.nanoTime() - t, null, false);
             }
-        }
-
-        static String enc(String s) {
-            return URLEncoder.encode(s, StandardCharsets.UTF_8);
         }
     }
 }

@@ -10,7 +10,6 @@ import dev.ledgerlink.bench.load.ClosedLoop;
 import dev.ledgerlink.bench.oauth.BrowserSession;
 import dev.ledgerlink.bench.oauth.RefreshChains;
 import dev.ledgerlink.bench.oauth.TokenCalls;
-import dev.ledgerlink.bench.proc.BenchDatabase;
 import dev.ledgerlink.bench.proc.ServerProcess;
 import dev.ledgerlink.bench.report.Figure;
 import dev.ledgerlink.secrets.RandomTokens;
@@ -35,18 +34,7 @@ public final class TokenEndpointScenario implements Scenario {
 
     @Override
     public List<Figure> run(BenchRun run) throws Exception {
-        List<Figure> out = new ArrayList<>();
-        for (BenchDatabase.Kind kind : run.config().databases()) {
-            try (BenchRun.Stage stage = run.stage(kind)) {
-                try {
-                    out.addAll(runOn(run.config(), stage));
-                } catch (Exception e) {
-                    e.printStackTrace();
-                    out.add(Figure.notMeasured(name(), "(scenario failed)", kind.label(), "", null, e.toString()));
-                }
-            }
-        }
-        return out;
+        return onEachDatabase(run, stage -> runOn(run.config(), stage));
     }
 
     /** The user, the applications (one per chain) and each chain's first refresh token, set up on a stage. */
