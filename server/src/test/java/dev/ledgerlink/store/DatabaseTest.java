@@ -11,9 +11,11 @@ import dev.ledgerlink.oauth.TokenStore;
 import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.testing.TestDatabases;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import org.jdbi.v3.core.Handle;
@@ -196,7 +198,7 @@ class DatabaseTest {
      * superseded before keep their own mark, and the liveness index of the token table goes.
      */
     @Test
-    void grantsWithANewerGrantOfTheirPairAreSupersededByTheMigration() {
+    void grantsWithANewerGrantOfTheirPairAreSupersededByTheMigration() throws SQLException {
         migrateV23From(0);
     }
 
@@ -206,13 +208,73 @@ class DatabaseTest {
      * step in turn, the migration still ends in the same state.
      */
     @Test
-    void aV23CutOffAfterAnyStepRunsAgainToTheSameEnd() {
-        int steps = V23__superseded_grants.steps(!TestDatabases.postgres()).size();
+    void aV23CutOffAfterAnyStepRunsAgainToTheSameEnd() throws SQLException {
+        int steps = V23__superseded_grants.steps(!TestDatabases.postgres(), V23__superseded_grants.PAGE).size();
         for (int done = 1; done < steps; done++) migrateV23From(done);
     }
 
+    /**
+     * H2 holds all rows of a window in the heap, so on H2 V23 marks grants a page at a time (a million
+     * grants in one window did not fit in the launcher's 96 MiB): whatever the page, and run again
+     * after any page, it marks exactly what one pass over the whole table marks. Pairs here have
+     * grants far apart, next to each other, on a page of their own, or only one grant.
+     */
+    @Test
+    void v23MarksGrantsPageByPageAsOnePassWould() throws SQLException {
+        var db = TestDatabases.fresh();
+        Database.Dialect dialect = TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2;
+        try (HikariDataSource ds = pool(db, dialect)) {
+            Database.migrations(ds, dialect).target("22").load().migrate();
+            Jdbi jdbi = Jdbi.create(ds);
+            Instant start = Instant.parse("2026-11-24T06:00:00Z");
+            List<Long> expected = jdbi.withHandle(h -> {
+                long first = grantBeforeV21(h);
+                long user = h.createQuery("select user_id from oauth_grants where id = :g").bind("g", first).mapTo(Long.class).one();
+                long app = h.createQuery("select application_id from oauth_grants where id = :g").bind("g", first).mapTo(Long.class).one();
+                List<Long> apps = new ArrayList<>(List.of(app));
+                for (int i = 1; i < 4; i++) {
+                    apps.add(h.createUpdate("insert into applications (client_id, client_secret_hash, name, redirect_uris, scopes, created_at, secret_rotated_at)"
+                            + " values (:client, 'x', 'App', 'https://example.com/cb', 'user:profile:read', :now, :now)")
+                            .bind("client", "client-" + i).bind("now", start).executeAndReturnGeneratedKeys("id").mapTo(Long.class).one());
+                }
+                // Which pair each next grant is of: pair 0 spread out, pair 1 in a run, pair 3 alone once.
+                int[] pairs = {1, 1, 2, 0, 1, 1, 1, 2, 0, 3, 2, 2, 0, 1, 0, 0};
+                for (int i = 0; i < pairs.length; i++) {
+                    h.execute("insert into oauth_grants (user_id, application_id, scopes, created_at) values (?, ?, 'user:profile:read', ?)",
+                            user, apps.get(pairs[i]), start.plus(Duration.ofMinutes(i + 1)));
+                }
+                return h.createQuery("""
+                        select (select min(n.id) from oauth_grants n
+                                where n.user_id = g.user_id and n.application_id = g.application_id and n.id > g.id)
+                        from oauth_grants g order by g.id""").mapTo(Long.class).list();
+            });
+            try (var c = ds.getConnection()) {
+                V23__superseded_grants.steps(dialect == Database.Dialect.H2, V23__superseded_grants.PAGE).getFirst().run(c);
+                for (int page : new int[] {1, 2, 3, 5, 100}) {
+                    jdbi.useHandle(h -> h.execute("update oauth_grants set superseded_at = null"));
+                    V23__superseded_grants.supersedeInPages(c, page);
+                    assertEquals(expected, nextGrants(jdbi), "pages of " + page);
+                    V23__superseded_grants.supersedeInPages(c, page);
+                    assertEquals(expected, nextGrants(jdbi), "pages of " + page + ", run again");
+                }
+                int temporary = jdbi.withHandle(h -> h.createQuery(dialect == Database.Dialect.H2
+                        ? "select count(*) from information_schema.indexes where lower(index_name) like 'v23%'"
+                        : "select count(*) from pg_indexes where schemaname = current_schema() and indexname like 'v23%'").mapTo(Integer.class).one());
+                assertEquals(0, temporary, "the step's own index is gone");
+            }
+        }
+    }
+
+    /** For each grant in id order, the id of the grant whose created_at marks it superseded (null if none). */
+    private static List<Long> nextGrants(Jdbi jdbi) {
+        return jdbi.withHandle(h -> h.createQuery("""
+                select (select min(n.id) from oauth_grants n
+                        where n.user_id = g.user_id and n.application_id = g.application_id and n.created_at = g.superseded_at)
+                from oauth_grants g order by g.id""").mapTo(Long.class).list());
+    }
+
     /** Database at V22 with grants of two pairs, the first {@code stepsDone} of V23's steps run by hand, then the migrations. */
-    private void migrateV23From(int stepsDone) {
+    private void migrateV23From(int stepsDone) throws SQLException {
         var db = TestDatabases.fresh();
         Database.Dialect dialect = TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2;
         Instant first = Instant.parse("2026-11-24T06:00:00Z");
@@ -241,7 +303,9 @@ class DatabaseTest {
                 }
                 h.execute("update oauth_refresh_tokens set superseded_at = ? where grant_id = ?", second, oldest);
                 h.execute("update oauth_refresh_tokens set superseded_at = ? where grant_id = ?", third, oldest + 1);
-                for (String step : V23__superseded_grants.steps(dialect == Database.Dialect.H2).subList(0, stepsDone)) h.execute(step);
+                for (var step : V23__superseded_grants.steps(dialect == Database.Dialect.H2, V23__superseded_grants.PAGE).subList(0, stepsDone)) {
+                    step.run(h.getConnection());
+                }
                 return new long[] {u, a, other};
             });
             user = ids[0];
