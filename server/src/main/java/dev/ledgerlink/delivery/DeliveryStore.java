@@ -45,11 +45,16 @@ final class DeliveryStore {
                          order by next_attempt_at limit :limit
                          for update skip locked)""";
 
-    /** H2: candidates first, then one conditional UPDATE per row; only rows still due are taken. */
+    /**
+     * H2: candidates first, then one conditional UPDATE per row; only rows still due are taken.
+     * Ordered by both columns of deliveries_due: ordered by next_attempt_at alone, H2 does not see
+     * that the index already gives that order and sorts every due row for each claim (313 ms a pass
+     * with 300,000 due, against 2 ms read in index order).
+     */
     static final String CANDIDATES = """
             select id from deliveries
             where state = 'pending' and next_attempt_at <= :now and callback_id not in (<busy>)
-            order by next_attempt_at limit :limit""";
+            order by state, next_attempt_at limit :limit""";
 
     /**
      * The re-check is written as one expression on purpose: given plain {@code state = ...} and

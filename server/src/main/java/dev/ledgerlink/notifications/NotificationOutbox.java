@@ -19,9 +19,10 @@ final class NotificationOutbox {
             update operator_notifications set occurrences = occurrences + :n
             where aggregate_key = :key and state = 'pending' and attempts = 0 and lease_owner is null""";
 
+    /** Ordered by both columns of operator_notifications_due, so that H2 reads them in index order (see DeliveryStore.CANDIDATES). */
     static final String DUE = """
             select id from operator_notifications where state = 'pending' and next_attempt_at <= :now
-            order by next_attempt_at limit :limit""";
+            order by state, next_attempt_at limit :limit""";
 
     /** Takes one due notice for this sender until the lease ends (a crashed sender's notice falls due again). */
     static final String CLAIM = """

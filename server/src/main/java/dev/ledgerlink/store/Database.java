@@ -89,7 +89,8 @@ public final class Database implements AutoCloseable {
                 .dataSource(ds)
                 .locations("classpath:db/migration")
                 .placeholders(java.util.Map.of("dialect", dialect.name().toLowerCase()))
-                .javaMigrations(new V20__h2_identity_cache(), new V21__binary_token_hashes(), new V22__token_selectors(), new V23__superseded_grants());
+                .javaMigrations(new V20__h2_identity_cache(), new V21__binary_token_hashes(), new V22__token_selectors(), new V23__superseded_grants(),
+                        new V24__h2_foreign_key_indexes());
     }
 
     /** The database user when none is configured: H2's {@code sa}, PostgreSQL's operating-system user. */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.config.ConfigurationException;
 import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.testing.QueryPlans;
 import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.oauth.OAuthFlows;
@@ -16,6 +17,7 @@ import dev.ledgerlink.testing.StandardWebhooksLibrary;
 import dev.ledgerlink.testing.TestServer;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +36,15 @@ class OperatorNotificationsTest {
     private TestServer server(Receiver operator) {
         return TestServer.start(s -> s.set(Setting.NOTIFICATIONS_URL, operator.uri()).set(Setting.NOTIFICATIONS_SECRET, secret)
                 .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S").set(Setting.DELIVERY_RETRY_SCHEDULE, "PT0.2S,PT0.2S"));
+    }
+
+    /** The sender takes due notices in the order of operator_notifications_due, read from the index, not sorted. */
+    @Test
+    void dueNoticesAreReadInIndexOrder() {
+        try (Receiver operator = new Receiver(); TestServer server = server(operator)) {
+            server.services().database().jdbi().useHandle(h -> QueryPlans.assertReadInIndexOrder(h, NotificationOutbox.DUE,
+                    q -> q.bind("now", Instant.now()).bind("limit", 20)));
+        }
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.ledgerlink.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +19,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
@@ -271,6 +274,59 @@ class DatabaseTest {
                 select (select min(n.id) from oauth_grants n
                         where n.user_id = g.user_id and n.application_id = g.application_id and n.created_at = g.superseded_at)
                 from oauth_grants g order by g.id""").mapTo(Long.class).list());
+    }
+
+    /**
+     * No table has two indexes over the same columns: each one is written by every insert and, on H2,
+     * by every durable commit. H2 gave the foreign keys declared with their tables indexes of their
+     * own beside the schema's; V24 takes them back. Here V24 starts as after a cut-off between dropping
+     * a key and declaring it again (on H2: its DDL commits at once): the key comes back all the same.
+     */
+    @Test
+    void noTableHasTwoIndexesOverTheSameColumnsAndEveryForeignKeyIsThere() throws SQLException {
+        var db = TestDatabases.fresh();
+        Database.Dialect dialect = TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2;
+        try (HikariDataSource ds = pool(db, dialect)) {
+            Database.migrations(ds, dialect).target("23").load().migrate();
+            if (dialect == Database.Dialect.H2) {
+                try (var c = ds.getConnection()) {
+                    for (String key : V24__h2_foreign_key_indexes.foreignKeysOn(c, "deliveries", "event_id")) {
+                        SchemaQueries.execute(c, "alter table deliveries drop constraint \"" + key + "\"");
+                    }
+                }
+            }
+        }
+        try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null); var c = d.jdbi().open()) {
+            String indexes = dialect == Database.Dialect.H2 ? """
+                    select lower(i.table_name), lower(i.index_name), listagg(lower(k.column_name), ',') within group (order by k.ordinal_position)
+                    from information_schema.indexes i
+                    join information_schema.index_columns k
+                      on k.index_schema = i.index_schema and k.table_name = i.table_name and k.index_name = i.index_name
+                    where i.table_schema = current_schema
+                    group by i.table_name, i.index_name""" : """
+                    select tablename, indexname, regexp_replace(regexp_replace(indexdef, '^[^(]*\\((.*)\\)[^)]*$', '\\1'), '\\s', '', 'g')
+                    from pg_indexes where schemaname = current_schema()""";
+            Map<String, List<String>> byColumns = new TreeMap<>();
+            c.createQuery(indexes).map((r, ctx) -> List.of(r.getString(1), r.getString(2), r.getString(3))).list()
+                    .forEach(row -> byColumns.computeIfAbsent(row.get(0) + " (" + row.get(2) + ")", k -> new ArrayList<>()).add(row.get(1)));
+            byColumns.forEach((columns, names) -> assertEquals(1, names.size(), columns + " is indexed by " + names));
+            for (String table : List.of("deliveries", "delivery_attempts", "events", "oauth_grants", "memberships", "applications")) {
+                assertTrue(byColumns.keySet().stream().anyMatch(k -> k.startsWith(table + " (")), table + " has indexes");
+            }
+            // The delivery tables take an insert per delivery: none of their indexes is the start of another.
+            for (String table : List.of("deliveries", "delivery_attempts")) {
+                List<String> lists = byColumns.keySet().stream().filter(k -> k.startsWith(table + " ("))
+                        .map(k -> k.substring(table.length() + 2, k.length() - 1)).toList();
+                for (String a : lists) {
+                    for (String b : lists) assertFalse(b.startsWith(a + ","), table + ": (" + a + ") and (" + b + ")");
+                }
+            }
+            for (var key : V24__h2_foreign_key_indexes.KEYS) {
+                List<String> keys = V24__h2_foreign_key_indexes.foreignKeysOn(c.getConnection(), key.table(), key.column());
+                assertEquals(1, keys.size(), "the foreign key of " + key.table() + "." + key.column() + ": " + keys);
+                if (dialect == Database.Dialect.H2) assertEquals(key.name(), keys.getFirst());
+            }
+        }
     }
 
     /** Database at V22 with grants of two pairs, the first {@code stepsDone} of V23's steps run by hand, then the migrations. */
