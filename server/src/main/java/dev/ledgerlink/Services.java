@@ -96,7 +96,7 @@ public record Services(
                 new CallbackHistory(callbacks, deliveries),
                 new OperatorCallbacks(jdbi, clock, deliveries::dropPending, audit),
                 notices,
-                new RetentionSweeper(jdbi, clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics));
+                new RetentionSweeper(jdbi, database.dialect(), clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics));
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

@@ -9,10 +9,14 @@ package dev.ledgerlink.delivery;
 public final class DeliveryRetention {
     private DeliveryRetention() {}
 
-    /** On delivery_attempts: the attempts of deliveries that finished before the cutoff. */
+    /**
+     * On delivery_attempts: the attempts of deliveries that finished before the cutoff. A look-up of
+     * each attempt's delivery, not "in (every finished delivery)", which H2 gathered in full for each
+     * page of the sweep.
+     */
     public static final String ATTEMPTS_OF_FINISHED = """
-            delivery_id in (select d.id from deliveries d
-                            where d.state in ('delivered', 'dropped') and d.finished_at < :cutoff)""";
+            exists (select 1 from deliveries d where d.id = delivery_attempts.delivery_id
+                    and d.state in ('delivered', 'dropped') and d.finished_at < :cutoff)""";
 
     /** On deliveries: delivered or dropped before the cutoff. */
     public static final String FINISHED = "state in ('delivered', 'dropped') and finished_at < :cutoff";

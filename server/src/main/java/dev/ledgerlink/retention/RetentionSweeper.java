@@ -1,5 +1,6 @@
 package dev.ledgerlink.retention;
 
+import dev.ledgerlink.store.Database;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.store.Savepoints;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -39,15 +40,17 @@ public final class RetentionSweeper {
     }
 
     private final Jdbi jdbi;
+    private final boolean h2;
     private final Clock clock;
     private final List<RetentionRule> rules;
     private final int batchSize;
     private final RetentionMetrics metrics;
     private final SweepLease lease;
 
-    public RetentionSweeper(Jdbi jdbi, Clock clock, List<RetentionRule> rules, int batchSize, MeterRegistry registry) {
+    public RetentionSweeper(Jdbi jdbi, Database.Dialect dialect, Clock clock, List<RetentionRule> rules, int batchSize, MeterRegistry registry) {
         if (batchSize < 1) throw new IllegalArgumentException("retention.batch-size must be at least 1");
         this.jdbi = jdbi;
+        this.h2 = dialect == Database.Dialect.H2;
         this.clock = clock;
         this.rules = List.copyOf(rules);
         this.batchSize = batchSize;
@@ -128,7 +131,7 @@ public final class RetentionSweeper {
         long removed = 0;
         while (true) {
             long from = after;
-            List<Long> ids = jdbi.withHandle(h -> h.createQuery(rule.candidatesSql()).bind("after", from)
+            List<Long> ids = jdbi.withHandle(h -> h.createQuery(rule.candidatesSql(h2)).bind("after", from)
                     .bind("cutoff", cutoff).bind("limit", batchSize).mapTo(Long.class).list());
             if (ids.isEmpty()) return removed;
             int n = jdbi.withHandle(h -> h.createUpdate(rule.deleteSql()).bindList("ids", ids).bind("cutoff", cutoff).execute());
