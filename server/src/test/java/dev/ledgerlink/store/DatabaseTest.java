@@ -32,7 +32,7 @@ class DatabaseTest {
     void migrationsRunAndInstantsRoundTripAsUtcOnBothDatabases() {
         var db = TestDatabases.fresh();
         try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {
-            assertEquals(TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2, d.dialect());
+            assertEquals(testDialect(), d.dialect());
             Instant t = Instant.parse("2026-11-22T10:15:30.123456Z");
             Instant back = d.jdbi().withHandle(h -> {
                 h.createUpdate("insert into accounts (account_id, name, timezone, created_at) values ('ABCDE', 'x', 'UTC', :t)")
@@ -102,7 +102,7 @@ class DatabaseTest {
     @Test
     void tokensIssuedWhileHashesWereHexMatchTheirBytesAfterTheMigration() {
         var db = TestDatabases.fresh();
-        Database.Dialect dialect = TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2;
+        Database.Dialect dialect = testDialect();
         List<String> refreshTokens = List.of("refresh-one", "refresh-two", "refresh-three");
         String access = "access-one";
         try (HikariDataSource ds = pool(db, dialect)) {
@@ -147,7 +147,7 @@ class DatabaseTest {
     @Test
     void tokensIssuedBeforeSelectorsStayFindableByTheirHashAfterTheMigration() {
         var db = TestDatabases.fresh();
-        Database.Dialect dialect = TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2;
+        Database.Dialect dialect = testDialect();
         List<String> refreshTokens = List.of("refresh-used", "refresh-superseded", "refresh-live");
         Instant now = Instant.now();
         try (HikariDataSource ds = pool(db, dialect)) {
@@ -225,7 +225,7 @@ class DatabaseTest {
     @Test
     void v23MarksGrantsPageByPageAsOnePassWould() throws SQLException {
         var db = TestDatabases.fresh();
-        Database.Dialect dialect = TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2;
+        Database.Dialect dialect = testDialect();
         try (HikariDataSource ds = pool(db, dialect)) {
             Database.migrations(ds, dialect).target("22").load().migrate();
             Jdbi jdbi = Jdbi.create(ds);
@@ -285,7 +285,7 @@ class DatabaseTest {
     @Test
     void noTableHasTwoIndexesOverTheSameColumnsAndEveryForeignKeyIsThere() throws SQLException {
         var db = TestDatabases.fresh();
-        Database.Dialect dialect = TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2;
+        Database.Dialect dialect = testDialect();
         try (HikariDataSource ds = pool(db, dialect)) {
             Database.migrations(ds, dialect).target("23").load().migrate();
             if (dialect == Database.Dialect.H2) {
@@ -332,7 +332,7 @@ class DatabaseTest {
     /** Database at V22 with grants of two pairs, the first {@code stepsDone} of V23's steps run by hand, then the migrations. */
     private void migrateV23From(int stepsDone) throws SQLException {
         var db = TestDatabases.fresh();
-        Database.Dialect dialect = TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2;
+        Database.Dialect dialect = testDialect();
         Instant first = Instant.parse("2026-11-24T06:00:00Z");
         Instant second = first.plus(Duration.ofHours(1));
         Instant third = first.plus(Duration.ofHours(2));
@@ -384,6 +384,11 @@ class DatabaseTest {
                 assertEquals(1, live, "the newest grant's token is the pair's live one");
             }
         }
+    }
+
+    /** The dialect of the database these tests run on. */
+    private static Database.Dialect testDialect() {
+        return TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2;
     }
 
     /** A pool of its own on the test database, so a test can stop the migrations at a version (production code has no such entry point). */
