@@ -11,6 +11,7 @@ import dev.ledgerlink.bench.scenarios.StartupScenario;
 import dev.ledgerlink.bench.scenarios.TokenEndpointScenario;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -48,6 +49,10 @@ public final class BenchMain implements Callable<Integer> {
             + "(alone, unless --only names other scenarios too).")
     String peer;
 
+    @Option(names = "--window", description = "Seconds each load is measured (default: 10; 1 with --quick). A longer window narrows"
+            + " the spread of an A/B comparison.")
+    Integer windowSeconds;
+
     @Option(names = "--keycloak-zip", description = "The keycloak-quarkus-dist zip for --peer keycloak (scripts/bench fetches it with Maven).")
     Path keycloakZip;
 
@@ -64,6 +69,10 @@ public final class BenchMain implements Callable<Integer> {
             default -> throw new CommandLine.ParameterException(new CommandLine(this), "--db must be h2, postgres or both");
         };
         BenchConfig config = quick ? BenchConfig.quick(dbs, serverJar, out, profile) : BenchConfig.full(dbs, serverJar, out, profile);
+        if (windowSeconds != null) {
+            if (windowSeconds < 1) throw new CommandLine.ParameterException(new CommandLine(this), "--window must be at least 1 (seconds)");
+            config = config.withLoad(config.warmup(), config.warmupMost(), Duration.ofSeconds(windowSeconds), config.tokenConcurrency());
+        }
         List<Scenario> scenarios = new ArrayList<>(defaultScenarios());
         List<String> selected = new ArrayList<>(only);
         if (peer != null) {
