@@ -43,11 +43,10 @@ public final class DeliveryActivity {
                      case when a.status_code is null then 'no_response'
                           when a.status_code between 200 and 299 then 'delivered' else 'failed' end""".formatted(SCOPE);
 
+    /** Written by the result recorder ({@link DeliveryStore#RECORD_LAST_ATTEMPT}): one row per callback, read by its key. */
     static final String LAST_ATTEMPTS = """
-            select a.id, a.delivery_id, d.callback_id, a.attempt, a.attempted_at, a.status_code, a.duration_ms, a.error
-            from delivery_attempts a join deliveries d on d.id = a.delivery_id
-            where a.id in (select max(a2.id) from delivery_attempts a2 join deliveries d2 on d2.id = a2.delivery_id
-                           where d2.callback_id in (<callbackIds>) group by d2.callback_id)""";
+            select callback_id, delivery_id, attempt, attempted_at, status_code, duration_ms, error
+            from callback_last_attempts where callback_id in (<callbackIds>)""";
 
     /** One attempt as the live tail shows it. */
     public record TailEntry(long attemptId, long deliveryId, long callbackId, String accountId, String uri, String name,

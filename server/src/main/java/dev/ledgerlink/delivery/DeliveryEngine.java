@@ -166,8 +166,9 @@ public final class DeliveryEngine implements AutoCloseable {
         busy.add(-1L);
         inFlightPerCallback.forEach((id, n) -> { if (n.get() >= perCallbackLimit) busy.add(id); });
         List<ClaimedDelivery> claimed = database.jdbi().withHandle(h -> {
+            List<Long> candidates = new ArrayList<>();
             try {
-                claim(h, lease, now, limit, busy);
+                claim(h, lease, now, limit, busy, candidates);
             } catch (RuntimeException e) {
                 // Only a conflict with another process claiming at the same moment (H2 can report
                 // that as a deadlock or a lock timeout) is expected: the rows this token already took
@@ -177,7 +178,7 @@ public final class DeliveryEngine implements AutoCloseable {
                 if (!Deadlocks.isConflict(e)) throw e;
                 LOG.debug("delivery claim cut short by a concurrent claim: {}", e.toString());
             }
-            return DeliveryStore.loadClaimed(h, token);
+            return DeliveryStore.loadClaimed(h, token, candidates);
         });
         if (claimed.isEmpty()) return 0;
         metrics.claimed.increment(claimed.size());
@@ -233,21 +234,21 @@ public final class DeliveryEngine implements AutoCloseable {
         }
     }
 
-    private void claim(Handle h, Lease lease, Instant now, int limit, List<Object> busy) {
+    /** Leases due rows to {@code lease}; {@code candidates} gets the ids it tried to take, as it goes (a conflict may cut it short). */
+    private void claim(Handle h, Lease lease, Instant now, int limit, List<Object> busy, List<Long> candidates) {
         String token = lease.token();
         Instant leaseUntil = lease.until();
         if (database.dialect() == Database.Dialect.POSTGRESQL) {
-            h.createUpdate(DeliveryStore.CLAIM_POSTGRES).defineList("busy", busy)
-                    .bind("token", token).bind("leaseUntil", leaseUntil).bind("now", now).bind("limit", limit).execute();
+            candidates.addAll(h.createQuery(DeliveryStore.CLAIM_POSTGRES).defineList("busy", busy)
+                    .bind("token", token).bind("leaseUntil", leaseUntil).bind("now", now).bind("limit", limit).mapTo(Long.class).list());
             return;
         }
-        List<Long> candidates = h.createQuery(DeliveryStore.CANDIDATES).defineList("busy", busy)
-                .bind("now", now).bind("limit", limit).mapTo(Long.class).list();
-        if (candidates.isEmpty()) return;
-        var batch = h.prepareBatch(DeliveryStore.CLAIM_ONE);
         // Ascending ids: two processes claiming at once then lock rows in the same order, which
         // makes them wait for each other instead of deadlocking.
-        candidates = candidates.stream().sorted().toList();
+        candidates.addAll(h.createQuery(DeliveryStore.CANDIDATES).defineList("busy", busy)
+                .bind("now", now).bind("limit", limit).mapTo(Long.class).stream().sorted().toList());
+        if (candidates.isEmpty()) return;
+        var batch = h.prepareBatch(DeliveryStore.CLAIM_ONE);
         for (Long id : candidates) batch.bind("token", token).bind("leaseUntil", leaseUntil).bind("now", now).bind("id", id).add();
         batch.execute();
     }

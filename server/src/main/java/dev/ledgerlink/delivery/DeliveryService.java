@@ -105,7 +105,7 @@ public final class DeliveryService {
         }
         int queued = insert.bind("token", lease.token()).bind("leaseUntil", lease.until()).execute();
         if (queued == 0) return Queued.NONE;
-        List<ClaimedDelivery> claimed = DeliveryStore.loadClaimed(h, lease.token());
+        List<ClaimedDelivery> claimed = DeliveryStore.loadPublished(h, lease.token(), eventId);
         return new Queued(queued, () -> direct.start(lease, claimed));
     }
 

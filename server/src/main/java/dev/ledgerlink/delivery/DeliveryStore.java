@@ -44,7 +44,8 @@ final class DeliveryStore {
             where id in (select id from deliveries
                          where state = 'pending' and next_attempt_at <= :now and callback_id not in (<busy>)
                          order by next_attempt_at limit :limit
-                         for update skip locked)""";
+                         for update skip locked)
+            returning id""";
 
     /**
      * H2: candidates first, then one conditional UPDATE per row; only rows still due are taken.
@@ -66,7 +67,7 @@ final class DeliveryStore {
             update deliveries set lease_owner = :token, next_attempt_at = :leaseUntil
             where id = :id and\s""" + H2IndexChoice.withoutIndex("state = 'pending' and next_attempt_at <= :now");
 
-    static final String LOAD_CLAIMED = """
+    private static final String LOAD = """
             select d.id, d.callback_id, d.kind, d.attempts, d.event_id,
                    e.name, e.object_id, e.account_id as event_account_id, e.user_id as event_user_id,
                    c.uri, c.verifier_sealed, c.account_id as callback_account_id, c.user_id as callback_user_id,
@@ -74,10 +75,23 @@ final class DeliveryStore {
             from deliveries d
             join callbacks c on c.id = d.callback_id
             left join events e on e.id = d.event_id
-            where d.lease_owner = :token and d.state = 'pending'""";
+            where d.lease_owner = :token and\s""";
 
-    // State changes below apply only while the worker still holds the lease. The lease test is an
-    // expression (coalesce) so H2 keeps using the primary key rather than the lease_owner index.
+    /**
+     * The rows a claim took, found by their ids (the candidates it tried; the lease tells which it
+     * got). No index on the lease owner: on H2 its entries, keyed by random tokens, were written to
+     * pages all over the index by every claim and every outcome (docs/BENCHMARKS.md). No condition on
+     * the state either, which would offer the planners deliveries_due (PostgreSQL took it, with every
+     * pending row behind it, when few rows were pending at its last statistics): a row holding a
+     * lease is pending, since every statement that ends or gives up a lease clears lease_owner.
+     */
+    static final String LOAD_CLAIMED = LOAD + "d.id in (<ids>)";
+
+    /** The rows a publish inserted leased, found through the event's index. */
+    static final String LOAD_PUBLISHED = LOAD + "d.event_id = :eventId";
+
+    // State changes below apply only while the worker still holds the lease. Each statement finds its
+    // row by primary key; the coalesce kept H2 off the lease owner's index, which V26 dropped.
     static final String RELEASE = """
             update deliveries set lease_owner = null, next_attempt_at = :now
             where id = :id and coalesce(lease_owner, '') = :token""";
@@ -88,6 +102,21 @@ final class DeliveryStore {
                                            request_headers, request_body, response_headers, response_body)
             select id, :attempt, :attemptedAt, :status, :durationMs, :error, :requestHeaders, :requestBody, :responseHeaders, :body
             from deliveries where id = :deliveryId""";
+
+    /**
+     * A callback's latest attempt (callback_last_attempts, the console's list reads it), one row per
+     * callback and batch. An older attempt never replaces a newer one (two nodes may commit out of
+     * order); no row when the callback is gone meanwhile.
+     */
+    static final String RECORD_LAST_ATTEMPT = """
+            merge into callback_last_attempts t
+            using (select id as callback_id from callbacks where id = :callbackId) s on t.callback_id = s.callback_id
+            when matched and t.attempted_at <= :attemptedAt then
+                update set delivery_id = :deliveryId, attempt = :attempt, attempted_at = :attemptedAt, status_code = :status,
+                           duration_ms = :durationMs, error = :error
+            when not matched then
+                insert (callback_id, delivery_id, attempt, attempted_at, status_code, duration_ms, error)
+                values (s.callback_id, :deliveryId, :attempt, :attemptedAt, :status, :durationMs, :error)""";
 
     static final String MARK_DELIVERED = """
             update deliveries set state = 'delivered', attempts = :attempts, lease_owner = null, finished_at = :now
@@ -120,8 +149,15 @@ final class DeliveryStore {
 
     static final String QUEUE_DEPTH = "select count(*) from deliveries where state = 'pending'";
 
-    static List<ClaimedDelivery> loadClaimed(Handle h, String token) {
-        return h.createQuery(LOAD_CLAIMED).bind("token", token).map(new ClaimedMapper()).list();
+    /** What a claim with this token took of these candidates. */
+    static List<ClaimedDelivery> loadClaimed(Handle h, String token, List<Long> candidates) {
+        if (candidates.isEmpty()) return List.of();
+        return h.createQuery(LOAD_CLAIMED).bind("token", token).bindList("ids", candidates).map(new ClaimedMapper()).list();
+    }
+
+    /** The deliveries of this event a publish inserted leased with this token. */
+    static List<ClaimedDelivery> loadPublished(Handle h, String token, long eventId) {
+        return h.createQuery(LOAD_PUBLISHED).bind("token", token).bind("eventId", eventId).map(new ClaimedMapper()).list();
     }
 
     static final class ClaimedMapper implements RowMapper<ClaimedDelivery> {

@@ -28,8 +28,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes outcomes back in batches, one transaction per batch: the attempt rows, each delivery's new
- * state (delivered, retry at, dropped), and each callback's outcome, reported to the callbacks
+ * Writes outcomes back in batches, one transaction per batch: the attempt rows, each callback's
+ * latest attempt (what the console's callback list shows), each delivery's new state (delivered,
+ * retry at, dropped), and each callback's outcome, reported to the callbacks
  * capability ({@link DeliveryFailures}), which may disable it: after its failure window, or at once
  * when the endpoint answers 410 Gone. What the operator must hear about (a callback disabled,
  * deliveries dropped) goes to the operator notices in the same transaction. Metrics and audit
@@ -120,6 +121,7 @@ final class ResultRecorder implements AutoCloseable {
             Set<ClaimedDelivery> failedCallbacks = new LinkedHashSet<>();
             Map<Long, ClaimedDelivery> goneCallbacks = new LinkedHashMap<>();
             List<ClaimedDelivery> droppedRows = new ArrayList<>();   // in the order of the dropped batch
+            Map<Long, Result> latestPerCallback = new LinkedHashMap<>();
             Drops drops = new Drops();
             Tally tally = new Tally();
             int nAttempts = 0, nDelivered = 0, nRetries = 0, nDropped = 0;
@@ -143,6 +145,7 @@ final class ResultRecorder implements AutoCloseable {
                         .bind("responseHeaders", o.responseHeaders())
                         .bind("body", AttemptRecord.text(o.responseBody(), AttemptRecord.MAX_RESPONSE_BODY)).add();
                 nAttempts++;
+                latestPerCallback.merge(d.callbackId(), r, (was, next) -> next.at().isBefore(was.at()) ? was : next);
                 if (o.success()) {
                     delivered.bind("id", d.id()).bind("token", r.token()).bind("attempts", attemptNo).bind("now", now).add();
                     nDelivered++;
@@ -172,7 +175,10 @@ final class ResultRecorder implements AutoCloseable {
                     droppedRows.add(d);
                 }
             }
-            if (nAttempts > 0) attempts.execute();
+            if (nAttempts > 0) {
+                attempts.execute();
+                recordLastAttempts(h, latestPerCallback.values());
+            }
             if (nDelivered > 0) delivered.execute();
             if (nRetries > 0) retries.execute();
             if (nDropped > 0) {
@@ -190,6 +196,18 @@ final class ResultRecorder implements AutoCloseable {
             });
             h.afterCommit(() -> tally.countIn(metrics));
         });
+    }
+
+    /** Each callback's latest attempt of this batch becomes its latest, unless a newer one is recorded already. */
+    private static void recordLastAttempts(Handle h, Iterable<Result> latest) {
+        var last = h.prepareBatch(DeliveryStore.RECORD_LAST_ATTEMPT);
+        for (Result r : latest) {
+            AttemptOutcome o = r.outcome();
+            last.bind("callbackId", r.delivery().callbackId()).bind("deliveryId", r.delivery().id())
+                    .bind("attempt", r.delivery().attempts() + 1).bind("attemptedAt", r.at()).bind("status", o.status())
+                    .bind("durationMs", o.durationMs()).bind("error", AttemptRecord.text(o.error(), AttemptRecord.MAX_ERROR)).add();
+        }
+        last.execute();
     }
 
     /** What one batch's transaction counts, added to the metrics only if it commits. */

@@ -6,6 +6,7 @@ import dev.ledgerlink.callbacks.Callback;
 import dev.ledgerlink.callbacks.DisablePolicy;
 import dev.ledgerlink.callbacks.FailureRuns;
 import dev.ledgerlink.notifications.OperatorNotices;
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.testing.Eventually;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.LedgerlinkTest;
@@ -15,7 +16,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 
@@ -39,11 +42,7 @@ class ResultRecorderTest {
         Jdbi jdbi = server.services().database().jdbi();
         List<ClaimedDelivery> deliveries = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            Callback c = f.register("invoice.create", receiver.uri());
-            long id = jdbi.withHandle(h -> h.createQuery("select id from deliveries where callback_id = :c").bind("c", c.id()).mapTo(Long.class).one());
-            // Attempt numbers far beyond the engine's own, which sends these verification requests too.
-            deliveries.add(new ClaimedDelivery(id, c.id(), ClaimedDelivery.VERIFICATION, 100, null, null, 0, null, 0, c.uri(), null,
-                    f.account().accountId(), f.user().id(), false, false, null));
+            deliveries.add(claimed(jdbi, f.register("invoice.create", receiver.uri())));
         }
         Eventually.await("the engine has sent the verification requests", () -> jdbi.withHandle(h -> h.createQuery(
                 "select count(*) from deliveries where id in (<ids>) and state = 'delivered'")
@@ -64,11 +63,57 @@ class ResultRecorderTest {
                     new ResultRecorder.Result(deliveries.get(3), "not-the-lease", null, null, ok, null)));
         }
 
-        int recorded = jdbi.withHandle(h -> h.createQuery("select count(*) from delivery_attempts where duration_ms = :mark")
-                .bind("mark", MARK_MS).mapTo(Integer.class).one());
+        int recorded = jdbi.withHandle(h -> h.createQuery("select count(*) from delivery_attempts where duration_ms = :mark and delivery_id in (<ids>)")
+                .bind("mark", MARK_MS).bindList("ids", deliveries.stream().map(ClaimedDelivery::id).toList()).mapTo(Integer.class).one());
         assertEquals(3, recorded, "the three good rows are recorded once each, the refused one not at all");
         assertEquals(2, metrics.delivered.count(), "delivered counts the two committed successes once");
         assertEquals(1, metrics.failed.count(), "failed counts the one committed failure once");
         assertEquals(0, metrics.dropped.count());
+    }
+    /**
+     * Each callback's latest attempt (the console's list) is the newest one recorded: of two in one
+     * batch the later one, and an older attempt recorded afterwards (another node committing late)
+     * does not replace it. A result for a callback deleted meanwhile writes no row.
+     */
+    @Test
+    void eachCallbacksLatestAttemptIsTheNewestRecorded() {
+        Jdbi jdbi = server.services().database().jdbi();
+        DeliveryService service = server.services().deliveries();
+        Callback c = f.register("invoice.create", receiver.uri());
+        Callback deleted = f.register("invoice.create", receiver.uri());
+        Eventually.await("the engine has sent both verification requests", () -> service.lastAttempts(List.of(c.id(), deleted.id())).size() == 2);
+        DeliveryActivity.LastAttempt verification = service.lastAttempts(List.of(c.id())).get(c.id());
+        assertEquals(200, verification.statusCode(), "the verification request, as the engine recorded it");
+        ClaimedDelivery d = claimed(jdbi, c);
+        ClaimedDelivery gone = claimed(jdbi, deleted);
+        f.delete(deleted.id());
+
+        Instant at = DbTime.now(server.clock).plusSeconds(60);
+        AttemptOutcome ok = new AttemptOutcome(200, MARK_MS, null, null, "ok", null);
+        AttemptOutcome failed = new AttemptOutcome(503, MARK_MS, "HTTP 503", null, "no", null);
+        try (ResultRecorder recorder = new ResultRecorder(jdbi, server.clock, new RetrySchedule(List.of(Duration.ofMinutes(1))),
+                new FailureRuns(new DisablePolicy(Duration.ofDays(5))), new DeliveryMetrics(new SimpleMeterRegistry()), OperatorNotices.off(),
+                server.services().audit())) {
+            recorder.writeOrSplit(List.of(
+                    new ResultRecorder.Result(d, "not-the-lease", at.plusSeconds(2), null, failed, null),
+                    new ResultRecorder.Result(d, "not-the-lease", at.plusSeconds(1), null, ok, null),
+                    new ResultRecorder.Result(gone, "not-the-lease", at.plusSeconds(3), null, ok, null)));
+            recorder.writeOrSplit(List.of(new ResultRecorder.Result(d, "not-the-lease", at, null, ok, null)));
+        }
+
+        DeliveryActivity.LastAttempt last = service.lastAttempts(List.of(c.id(), deleted.id())).get(c.id());
+        assertEquals(Arrays.asList(503, "HTTP 503", d.id(), 101, at.plusSeconds(2)),
+                Arrays.asList(last.statusCode(), last.error(), last.deliveryId(), last.attempt(), last.attemptedAt()));
+        assertEquals(Set.of(c.id()), service.lastAttempts(List.of(c.id(), deleted.id())).keySet(), "nothing for the deleted callback");
+        int recorded = jdbi.withHandle(h -> h.createQuery("select count(*) from delivery_attempts where duration_ms = :mark and delivery_id = :d")
+                .bind("mark", MARK_MS).bind("d", d.id()).mapTo(Integer.class).one());
+        assertEquals(3, recorded, "every attempt is recorded, the older ones too");
+    }
+
+    /** The callback's verification delivery as if claimed with 100 attempts (far beyond the engine's own). */
+    private ClaimedDelivery claimed(Jdbi jdbi, Callback c) {
+        long id = jdbi.withHandle(h -> h.createQuery("select id from deliveries where callback_id = :c").bind("c", c.id()).mapTo(Long.class).one());
+        return new ClaimedDelivery(id, c.id(), ClaimedDelivery.VERIFICATION, 100, null, null, 0, null, 0, c.uri(), null,
+                f.account().accountId(), f.user().id(), false, false, null);
     }
 }

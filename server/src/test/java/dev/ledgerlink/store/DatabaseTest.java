@@ -321,12 +321,82 @@ class DatabaseTest {
                     for (String b : lists) assertFalse(b.startsWith(a + ","), table + ": (" + a + ") and (" + b + ")");
                 }
             }
+            assertFalse(byColumns.containsKey("deliveries (lease_owner)"), "leased rows are read back by key (V26), not by their lease owner");
             for (var key : V24__h2_foreign_key_indexes.KEYS) {
                 List<String> keys = V24__h2_foreign_key_indexes.foreignKeysOn(c.getConnection(), key.table(), key.column());
                 assertEquals(1, keys.size(), "the foreign key of " + key.table() + "." + key.column() + ": " + keys);
                 if (dialect == Database.Dialect.H2) assertEquals(key.name(), keys.getFirst());
             }
         }
+    }
+
+    /**
+     * V25 fills each callback's latest attempt from the attempts recorded before it: the attempt with
+     * the highest id, whichever delivery it belongs to (here an older delivery retried after a newer
+     * one's attempt); a callback never attempted gets no row.
+     */
+    @Test
+    void v25FillsEachCallbacksLatestAttemptFromTheAttemptsBeforeIt() throws SQLException {
+        var db = TestDatabases.fresh();
+        Database.Dialect dialect = testDialect();
+        Instant t = Instant.parse("2026-11-25T06:00:00Z");
+        long retried;   // deliveries, by the callback whose latest attempt each should hold
+        long other;
+        long never;     // a callback
+        try (HikariDataSource ds = pool(db, dialect)) {
+            Database.migrations(ds, dialect).target("24").load().migrate();
+            Jdbi jdbi = Jdbi.create(ds);
+            long[] ids = jdbi.withHandle(h -> {
+                long grant = grantBeforeV21(h);
+                h.execute("insert into accounts (account_id, name, timezone, created_at) values ('ACCT1', 'x', 'UTC', ?)", t);
+                long[] callbacks = new long[3];
+                for (int i = 0; i < 3; i++) {
+                    callbacks[i] = h.createUpdate("""
+                            insert into callbacks (account_id, application_id, user_id, event, event_noun, uri, verified, disabled,
+                                                   verifier_sealed, verifier_hash, created_at, updated_at)
+                            select 'ACCT1', application_id, user_id, 'invoice', 'invoice', 'https://example.com/hook', true, false, 'x', 'x', :t, :t
+                            from oauth_grants where id = :grant""").bind("t", t).bind("grant", grant)
+                            .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one();
+                }
+                long older = delivery(h, callbacks[0], t);
+                long newer = delivery(h, callbacks[0], t);
+                long elsewhere = delivery(h, callbacks[1], t);
+                attempt(h, older, 1, t, 500, "HTTP 500");
+                attempt(h, newer, 1, t.plusSeconds(1), 200, null);
+                attempt(h, elsewhere, 1, t.plusSeconds(2), null, "connection refused");
+                attempt(h, older, 2, t.plusSeconds(3), 503, "HTTP 503");
+                attempt(h, elsewhere, 2, t.plusSeconds(4), 200, null);
+                delivery(h, callbacks[2], t);
+                return new long[] {callbacks[0], older, callbacks[1], elsewhere, callbacks[2]};
+            });
+            retried = ids[1];
+            other = ids[3];
+            never = ids[4];
+        }
+        try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {
+            Map<Long, String> last = new TreeMap<>();
+            d.jdbi().useHandle(h -> h.createQuery("select d.id, l.attempt, l.status_code, l.error, l.attempted_at from callback_last_attempts l"
+                            + " join deliveries d on d.id = l.delivery_id and d.callback_id = l.callback_id")
+                    .map((r, ctx) -> Map.entry(r.getLong(1), r.getInt(2) + " " + r.getObject(3) + " " + r.getString(4) + " "
+                            + TimeMapping.read(r, "attempted_at")))
+                    .forEach(e -> last.put(e.getKey(), e.getValue())));
+            assertEquals(Map.of(retried, "2 503 HTTP 503 " + t.plusSeconds(3), other, "2 200 null " + t.plusSeconds(4)), last);
+            int none = d.jdbi().withHandle(h -> h.createQuery("select count(*) from callback_last_attempts where callback_id = :c")
+                    .bind("c", never).mapTo(Integer.class).one());
+            assertEquals(0, none, "a callback never attempted has no latest attempt");
+        }
+    }
+
+    private static long delivery(Handle h, long callbackId, Instant t) {
+        return h.createUpdate("insert into deliveries (callback_id, kind, state, attempts, next_attempt_at, created_at)"
+                        + " values (:c, 'verification', 'pending', 0, :t, :t)").bind("c", callbackId).bind("t", t)
+                .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one();
+    }
+
+    private static void attempt(Handle h, long deliveryId, int attempt, Instant at, Integer status, String error) {
+        h.createUpdate("insert into delivery_attempts (delivery_id, attempt, attempted_at, status_code, duration_ms, error)"
+                        + " values (:d, :n, :at, :status, 5, :error)").bind("d", deliveryId).bind("n", attempt).bind("at", at)
+                .bind("status", status).bind("error", error).execute();
     }
 
     /** Database at V22 with grants of two pairs, the first {@code stepsDone} of V23's steps run by hand, then the migrations. */

@@ -38,4 +38,24 @@ public final class QueryPlans {
             }
         }
     }
+    /**
+     * The statement, with its parameters bound by {@code bind}, reads {@code table} through the index
+     * named {@code h2Index} on H2 or {@code postgresIndex} on PostgreSQL (a prefix of the name is
+     * enough: H2 names its primary keys PRIMARY_KEY_...), and does not scan it; on PostgreSQL with
+     * scans priced out of reach ({@code enable_seqscan} off), so a tiny test table plans as a large one.
+     */
+    public static void assertFoundThrough(Handle h, String sql, String table, String h2Index, String postgresIndex, UnaryOperator<Query> bind) {
+        boolean postgres = TestDatabases.postgres();
+        if (postgres) h.execute("set enable_seqscan = off");
+        try {
+            String plan = bind.apply(h.createQuery("explain " + sql)).mapTo(String.class).stream().collect(Collectors.joining("\n"));
+            assertFalse(plan.contains(postgres ? "Seq Scan on " + table : "." + table + ".tableScan"), table + " scanned:\n" + plan);
+            boolean through = postgres ? plan.contains("using " + postgresIndex + " on " + table) || plan.contains("Index Scan on " + postgresIndex)
+                    : plan.contains("public." + h2Index);
+            assertTrue(through, table + " not read through "
+                    + (postgres ? postgresIndex : h2Index) + ":\n" + plan);
+        } finally {
+            if (postgres) h.execute("reset enable_seqscan");
+        }
+    }
 }
