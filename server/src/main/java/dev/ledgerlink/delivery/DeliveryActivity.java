@@ -46,7 +46,7 @@ public final class DeliveryActivity {
     /** Written by the result recorder ({@link DeliveryStore#RECORD_LAST_ATTEMPT}): one row per callback, read by its key. */
     static final String LAST_ATTEMPTS = """
             select callback_id, delivery_id, attempt, attempted_at, status_code, duration_ms, error
-            from callback_last_attempts where callback_id in (<callbackIds>)""";
+            from callback_last_attempts where callback_id in (<callbackIds>) and attempted_at is not null""";
 
     /** One attempt as the live tail shows it. */
     public record TailEntry(long attemptId, long deliveryId, long callbackId, String accountId, String uri, String name,

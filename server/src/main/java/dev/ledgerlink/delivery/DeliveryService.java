@@ -75,8 +75,12 @@ public final class DeliveryService {
         return id;
     }
 
-    /** In the caller's transaction (the callback's own): the engine is woken by {@link #enqueued()} after the commit. */
+    /**
+     * In the caller's transaction (the callback's own): the engine is woken by {@link #enqueued()} after
+     * the commit. The first one also makes the callback's latest-attempt row.
+     */
     public long enqueueVerification(Handle h, long callbackId) {
+        h.createUpdate(DeliveryStore.ADD_LAST_ATTEMPT_ROW).bind("callbackId", callbackId).execute();
         return h.createUpdate(DeliveryStore.INSERT_VERIFICATION)
                 .bind("callbackId", callbackId).bind("now", DbTime.now(clock))
                 .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one();

@@ -105,18 +105,20 @@ final class DeliveryStore {
 
     /**
      * A callback's latest attempt (callback_last_attempts, the console's list reads it), one row per
-     * callback and batch. An older attempt never replaces a newer one (two nodes may commit out of
-     * order); no row when the callback is gone meanwhile.
+     * callback and batch. The row exists from the callback's first verification request on
+     * ({@link #ADD_LAST_ATTEMPT_ROW}), so this only updates it: concurrent writers (two nodes) queue
+     * on the row instead of racing to insert it, and an older attempt never replaces a newer one.
+     * A callback deleted meanwhile has no row left to update.
      */
     static final String RECORD_LAST_ATTEMPT = """
-            merge into callback_last_attempts t
-            using (select id as callback_id from callbacks where id = :callbackId) s on t.callback_id = s.callback_id
-            when matched and t.attempted_at <= :attemptedAt then
-                update set delivery_id = :deliveryId, attempt = :attempt, attempted_at = :attemptedAt, status_code = :status,
-                           duration_ms = :durationMs, error = :error
-            when not matched then
-                insert (callback_id, delivery_id, attempt, attempted_at, status_code, duration_ms, error)
-                values (s.callback_id, :deliveryId, :attempt, :attemptedAt, :status, :durationMs, :error)""";
+            update callback_last_attempts set delivery_id = :deliveryId, attempt = :attempt, attempted_at = :attemptedAt,
+                   status_code = :status, duration_ms = :durationMs, error = :error
+            where callback_id = :callbackId and (attempted_at is null or attempted_at <= :attemptedAt)""";
+
+    /** The callback's latest-attempt row, still without an attempt; in the transaction of its verification request. */
+    static final String ADD_LAST_ATTEMPT_ROW = """
+            insert into callback_last_attempts (callback_id)
+            select cast(:callbackId as bigint) where not exists (select 1 from callback_last_attempts where callback_id = :callbackId)""";
 
     static final String MARK_DELIVERED = """
             update deliveries set state = 'delivered', attempts = :attempts, lease_owner = null, finished_at = :now
