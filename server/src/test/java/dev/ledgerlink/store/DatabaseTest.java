@@ -106,8 +106,7 @@ class DatabaseTest {
         Database.Dialect dialect = testDialect();
         List<String> refreshTokens = List.of("refresh-one", "refresh-two", "refresh-three");
         String access = "access-one";
-        try (HikariDataSource ds = pool(db, dialect)) {
-            Database.migrations(ds, dialect).target("20").load().migrate();
+        try (HikariDataSource ds = poolAt(db, dialect, "20")) {
             Jdbi.create(ds).useHandle(h -> {
                 long grant = grantBeforeV21(h);
                 for (String t : refreshTokens) insertRefreshToken(h, grant, hex(t));
@@ -119,8 +118,7 @@ class DatabaseTest {
                 }
             });
         }
-        try (HikariDataSource ds = pool(db, dialect)) {
-            Database.migrations(ds, dialect).target("21").load().migrate();   // V22 drops the unique constraints checked here
+        try (HikariDataSource ds = poolAt(db, dialect, "21")) {   // V22 drops the unique constraints checked here
             Jdbi.create(ds).useHandle(h -> {
                 for (String t : refreshTokens) {
                     assertArrayEquals(Hashes.sha256(t), h.createQuery("select token_hash from oauth_refresh_tokens where token_hash = :h")
@@ -151,8 +149,7 @@ class DatabaseTest {
         Database.Dialect dialect = testDialect();
         List<String> refreshTokens = List.of("refresh-used", "refresh-superseded", "refresh-live");
         Instant now = Instant.now();
-        try (HikariDataSource ds = pool(db, dialect)) {
-            Database.migrations(ds, dialect).target("21").load().migrate();
+        try (HikariDataSource ds = poolAt(db, dialect, "21")) {
             Jdbi.create(ds).useHandle(h -> {
                 long grant = grantBeforeV21(h);
                 for (String t : refreshTokens) insertRefreshToken(h, grant, Hashes.sha256(t));
@@ -227,8 +224,7 @@ class DatabaseTest {
     void v23MarksGrantsPageByPageAsOnePassWould() throws SQLException {
         var db = TestDatabases.fresh();
         Database.Dialect dialect = testDialect();
-        try (HikariDataSource ds = pool(db, dialect)) {
-            Database.migrations(ds, dialect).target("22").load().migrate();
+        try (HikariDataSource ds = poolAt(db, dialect, "22")) {
             Jdbi jdbi = Jdbi.create(ds);
             Instant start = Instant.parse("2026-11-24T06:00:00Z");
             List<Long> expected = jdbi.withHandle(h -> {
@@ -287,8 +283,7 @@ class DatabaseTest {
     void noTableHasTwoIndexesOverTheSameColumnsAndEveryForeignKeyIsThere() throws SQLException {
         var db = TestDatabases.fresh();
         Database.Dialect dialect = testDialect();
-        try (HikariDataSource ds = pool(db, dialect)) {
-            Database.migrations(ds, dialect).target("23").load().migrate();
+        try (HikariDataSource ds = poolAt(db, dialect, "23")) {
             if (dialect == Database.Dialect.H2) {
                 try (var c = ds.getConnection()) {
                     for (String key : V24__h2_foreign_key_indexes.foreignKeysOn(c, "deliveries", "event_id")) {
@@ -344,8 +339,7 @@ class DatabaseTest {
         long retried;   // deliveries, by the callback whose latest attempt each should hold
         long other;
         long never;     // a callback
-        try (HikariDataSource ds = pool(db, dialect)) {
-            Database.migrations(ds, dialect).target("24").load().migrate();
+        try (HikariDataSource ds = poolAt(db, dialect, "24")) {
             Jdbi jdbi = Jdbi.create(ds);
             long[] ids = jdbi.withHandle(h -> {
                 long grant = grantBeforeV21(h);
@@ -410,8 +404,7 @@ class DatabaseTest {
         long user;
         long app;
         long otherApp;
-        try (HikariDataSource ds = pool(db, dialect)) {
-            Database.migrations(ds, dialect).target("22").load().migrate();
+        try (HikariDataSource ds = poolAt(db, dialect, "22")) {
             Jdbi jdbi = Jdbi.create(ds);
             long oldest = jdbi.withHandle(DatabaseTest::grantBeforeV21);
             long[] ids = jdbi.withHandle(h -> {
@@ -462,13 +455,23 @@ class DatabaseTest {
         return TestDatabases.postgres() ? Database.Dialect.POSTGRESQL : Database.Dialect.H2;
     }
 
-    /** A pool of its own on the test database, so a test can stop the migrations at a version (production code has no such entry point). */
-    private static HikariDataSource pool(TestDatabases.TestDb db, Database.Dialect dialect) {
+    /**
+     * A pool of its own on the test database, its schema migrated up to {@code version} and no further
+     * (production code has no such entry point).
+     */
+    private static HikariDataSource poolAt(TestDatabases.TestDb db, Database.Dialect dialect, String version) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(JdbcUrls.normalize(db.url()));
         config.setUsername(Database.userOrDefault(db.user(), dialect));
         config.setPassword(db.password() == null ? "" : db.password());
-        return new HikariDataSource(config);
+        HikariDataSource ds = new HikariDataSource(config);
+        try {
+            Database.migrations(ds, dialect).target(version).load().migrate();
+            return ds;
+        } catch (RuntimeException e) {
+            ds.close();
+            throw e;
+        }
     }
 
     /** A refresh token of the grant stored with this hash, in whatever form the schema of the moment keeps it. */

@@ -22,22 +22,11 @@ public final class QueryPlans {
      * ({@code enable_sort} off), still plans no sort.
      */
     public static void assertReadInIndexOrder(Handle h, String sql, UnaryOperator<Query> bind) {
-        boolean postgres = TestDatabases.postgres();
-        if (postgres) {
-            h.execute("set enable_sort = off");
-            h.execute("set enable_seqscan = off");
-        }
-        try {
-            String plan = bind.apply(h.createQuery("explain " + sql)).mapTo(String.class).stream().collect(Collectors.joining("\n"));
-            if (postgres) assertFalse(plan.contains("Sort"), "sorted instead of read in index order:\n" + plan);
-            else assertTrue(plan.contains("/* index sorted */"), "sorted instead of read in index order:\n" + plan);
-        } finally {
-            if (postgres) {
-                h.execute("reset enable_sort");
-                h.execute("reset enable_seqscan");
-            }
-        }
+        String plan = plan(h, sql, bind, "enable_sort", "enable_seqscan");
+        if (TestDatabases.postgres()) assertFalse(plan.contains("Sort"), "sorted instead of read in index order:\n" + plan);
+        else assertTrue(plan.contains("/* index sorted */"), "sorted instead of read in index order:\n" + plan);
     }
+
     /**
      * The statement, with its parameters bound by {@code bind}, reads {@code table} through the index
      * named {@code h2Index} on H2 or {@code postgresIndex} on PostgreSQL (a prefix of the name is
@@ -46,16 +35,21 @@ public final class QueryPlans {
      */
     public static void assertFoundThrough(Handle h, String sql, String table, String h2Index, String postgresIndex, UnaryOperator<Query> bind) {
         boolean postgres = TestDatabases.postgres();
-        if (postgres) h.execute("set enable_seqscan = off");
+        String plan = plan(h, sql, bind, "enable_seqscan");
+        assertFalse(plan.contains(postgres ? "Seq Scan on " + table : "." + table + ".tableScan"), table + " scanned:\n" + plan);
+        boolean through = postgres ? plan.contains("using " + postgresIndex + " on " + table) || plan.contains("Index Scan on " + postgresIndex)
+                : plan.contains("public." + h2Index);
+        assertTrue(through, table + " not read through " + (postgres ? postgresIndex : h2Index) + ":\n" + plan);
+    }
+
+    /** The EXPLAIN of the statement; on PostgreSQL with these planner settings off while it is planned. */
+    private static String plan(Handle h, String sql, UnaryOperator<Query> bind, String... postgresOff) {
+        boolean postgres = TestDatabases.postgres();
+        if (postgres) for (String setting : postgresOff) h.execute("set " + setting + " = off");
         try {
-            String plan = bind.apply(h.createQuery("explain " + sql)).mapTo(String.class).stream().collect(Collectors.joining("\n"));
-            assertFalse(plan.contains(postgres ? "Seq Scan on " + table : "." + table + ".tableScan"), table + " scanned:\n" + plan);
-            boolean through = postgres ? plan.contains("using " + postgresIndex + " on " + table) || plan.contains("Index Scan on " + postgresIndex)
-                    : plan.contains("public." + h2Index);
-            assertTrue(through, table + " not read through "
-                    + (postgres ? postgresIndex : h2Index) + ":\n" + plan);
+            return bind.apply(h.createQuery("explain " + sql)).mapTo(String.class).stream().collect(Collectors.joining("\n"));
         } finally {
-            if (postgres) h.execute("reset enable_seqscan");
+            if (postgres) for (String setting : postgresOff) h.execute("reset " + setting);
         }
     }
 }
