@@ -146,6 +146,11 @@ public final class DeliveryEngine implements AutoCloseable {
         return newLease(now);
     }
 
+    /** Whether the queue is on PostgreSQL (the publish's fan-out is then one statement). */
+    boolean postgres() {
+        return database.dialect() == Database.Dialect.POSTGRESQL;
+    }
+
     /** After the publisher's commit: sends the rows leased to this engine in the publish, or gives them back to the queue. */
     void start(Lease lease, List<ClaimedDelivery> published) {
         metrics.handedOff.increment(published.size());
@@ -238,7 +243,7 @@ public final class DeliveryEngine implements AutoCloseable {
     private void claim(Handle h, Lease lease, Instant now, int limit, List<Object> busy, List<Long> candidates) {
         String token = lease.token();
         Instant leaseUntil = lease.until();
-        if (database.dialect() == Database.Dialect.POSTGRESQL) {
+        if (postgres()) {
             candidates.addAll(h.createQuery(DeliveryStore.CLAIM_POSTGRES).defineList("busy", busy)
                     .bind("token", token).bind("leaseUntil", leaseUntil).bind("now", now).bind("limit", limit).mapTo(Long.class).list());
             return;

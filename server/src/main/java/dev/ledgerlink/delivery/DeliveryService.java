@@ -101,16 +101,13 @@ public final class DeliveryService {
     public Queued fanOut(Handle h, long eventId, String accountId, String name, String noun, Instant now) {
         DeliveryEngine direct = engine;
         DeliveryEngine.Lease lease = direct == null ? null : direct.leaseForPublish(now);
-        var insert = h.createUpdate(lease == null ? DeliveryStore.FAN_OUT : DeliveryStore.FAN_OUT_LEASED)
-                .bind("eventId", eventId).bind("accountId", accountId).bind("name", name).bind("noun", noun).bind("now", now);
         if (lease == null) {
-            int queued = insert.execute();
+            int queued = DeliveryStore.fanOut(h, eventId, accountId, name, noun, now);
             return queued == 0 ? Queued.NONE : new Queued(queued, this::enqueued);
         }
-        int queued = insert.bind("token", lease.token()).bind("leaseUntil", lease.until()).execute();
-        if (queued == 0) return Queued.NONE;
-        List<ClaimedDelivery> claimed = DeliveryStore.loadPublished(h, lease.token(), eventId);
-        return new Queued(queued, () -> direct.start(lease, claimed));
+        List<ClaimedDelivery> leased = DeliveryStore.fanOutLeased(h, direct.postgres(), eventId, accountId, name, noun, now,
+                lease.token(), lease.until());
+        return leased.isEmpty() ? Queued.NONE : new Queued(leased.size(), () -> direct.start(lease, leased));
     }
 
     /** What a fan-out queued, and what its publisher runs once its transaction has committed (never before). */

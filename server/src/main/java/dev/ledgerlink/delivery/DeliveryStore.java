@@ -2,8 +2,11 @@ package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.store.H2IndexChoice;
 import dev.ledgerlink.store.TimeMapping;
+import dev.ledgerlink.store.HotStatements;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
@@ -17,26 +20,30 @@ final class DeliveryStore {
             insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, created_at)
             values (:callbackId, null, 'verification', 'pending', 0, :now, :now)""";
 
-    /** The verified, enabled callbacks of the account subscribed to the event's name or its noun. */
+    // The statements of a publish and of the result recorder run as plain JDBC (store/HotStatements),
+    // so their parameters are positional: they are the hot path of every delivery.
+
+    /** The verified, enabled callbacks of the account subscribed to the event's name or its noun (account, noun, name, noun). */
     private static final String SUBSCRIBERS = """
 
             from callbacks c
-            where c.account_id = :accountId and c.event_noun = :noun and (c.event = :name or c.event = :noun)
+            where c.account_id = ? and c.event_noun = ? and (c.event = ? or c.event = ?)
               and c.verified = true and c.disabled = false""";
 
-    /** Fan-out of one event: a delivery per subscriber, queued unleased. */
+    /** Fan-out of one event: a delivery per subscriber, queued unleased (event id, now, now, then the subscribers'). */
     static final String FAN_OUT = """
             insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, created_at)
-            select c.id, :eventId, 'event', 'pending', 0, :now, :now""" + SUBSCRIBERS;
+            select c.id, ?, 'event', 'pending', 0, ?, ?""" + SUBSCRIBERS;
 
     /**
      * The same fan-out, leased in the insert to this process's engine, which sends the rows as soon as
      * the publisher has committed (no claim pass): next_attempt_at is the lease's end, so another
-     * process takes them over only if this one dies before recording an outcome.
+     * process takes them over only if this one dies before recording an outcome. Event id, lease end,
+     * lease token, now, then the subscribers'.
      */
     static final String FAN_OUT_LEASED = """
             insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, lease_owner, created_at)
-            select c.id, :eventId, 'event', 'pending', 0, :leaseUntil, :token, :now""" + SUBSCRIBERS;
+            select c.id, ?, 'event', 'pending', 0, ?, ?, ?""" + SUBSCRIBERS;
 
     /** PostgreSQL: take due rows nobody else is claiming right now, in one statement. */
     static final String CLAIM_POSTGRES = """
@@ -67,15 +74,19 @@ final class DeliveryStore {
             update deliveries set lease_owner = :token, next_attempt_at = :leaseUntil
             where id = :id and\s""" + H2IndexChoice.withoutIndex("state = 'pending' and next_attempt_at <= :now");
 
-    private static final String LOAD = """
+    /** What sending a delivery needs, from its row (d), its callback (c) and its event (e). */
+    private static final String SENDABLE = """
             select d.id, d.callback_id, d.kind, d.attempts, d.event_id,
                    e.name, e.object_id, e.account_id as event_account_id, e.user_id as event_user_id,
                    c.uri, c.verifier_sealed, c.account_id as callback_account_id, c.user_id as callback_user_id,
-                   c.verified, c.disabled, c.failing_since
+                   c.verified, c.disabled, c.failing_since""";
+
+    private static final String LOAD = SENDABLE + """
+
             from deliveries d
             join callbacks c on c.id = d.callback_id
             left join events e on e.id = d.event_id
-            where d.lease_owner = :token and\s""";
+            where\s""";
 
     /**
      * The rows a claim took, found by their ids (the candidates it tried; the lease tells which it
@@ -85,10 +96,24 @@ final class DeliveryStore {
      * pending row behind it, when few rows were pending at its last statistics): a row holding a
      * lease is pending, since every statement that ends or gives up a lease clears lease_owner.
      */
-    static final String LOAD_CLAIMED = LOAD + "d.id in (<ids>)";
+    static final String LOAD_CLAIMED = LOAD + "d.lease_owner = :token and d.id in (<ids>)";
 
-    /** The rows a publish inserted leased, found through the event's index. */
-    static final String LOAD_PUBLISHED = LOAD + "d.event_id = :eventId";
+    /** H2: the rows a publish inserted leased, found through the event's index (event id, lease token). */
+    static final String LOAD_PUBLISHED = LOAD + "d.event_id = ? and d.lease_owner = ?";
+
+    /**
+     * PostgreSQL: the leased fan-out and the read-back in one statement, one round trip for the
+     * publish's deliveries ({@link #FAN_OUT_LEASED}'s parameters). The event was inserted by the same
+     * transaction; each callback is read again by its key.
+     */
+    static final String FAN_OUT_LEASED_RETURNING = "with d as (" + FAN_OUT_LEASED + """
+
+            returning id, callback_id, kind, attempts, event_id)
+            """ + SENDABLE + """
+
+            from d
+            join callbacks c on c.id = d.callback_id
+            join events e on e.id = d.event_id""";
 
     // State changes below apply only while the worker still holds the lease. Each statement finds its
     // row by primary key; the coalesce kept H2 off the lease owner's index, which V26 dropped.
@@ -100,8 +125,8 @@ final class DeliveryStore {
     static final String INSERT_ATTEMPT = """
             insert into delivery_attempts (delivery_id, attempt, attempted_at, status_code, duration_ms, error,
                                            request_headers, request_body, response_headers, response_body)
-            select id, :attempt, :attemptedAt, :status, :durationMs, :error, :requestHeaders, :requestBody, :responseHeaders, :body
-            from deliveries where id = :deliveryId""";
+            select id, ?, ?, ?, ?, ?, ?, ?, ?, ?
+            from deliveries where id = ?""";
 
     /**
      * A callback's latest attempt (callback_last_attempts, the console's list reads it), one row per
@@ -111,9 +136,9 @@ final class DeliveryStore {
      * A callback deleted meanwhile has no row left to update.
      */
     static final String RECORD_LAST_ATTEMPT = """
-            update callback_last_attempts set delivery_id = :deliveryId, attempt = :attempt, attempted_at = :attemptedAt,
-                   status_code = :status, duration_ms = :durationMs, error = :error
-            where callback_id = :callbackId and (attempted_at is null or attempted_at <= :attemptedAt)""";
+            update callback_last_attempts set delivery_id = ?, attempt = ?, attempted_at = ?,
+                   status_code = ?, duration_ms = ?, error = ?
+            where callback_id = ? and (attempted_at is null or attempted_at <= ?)""";
 
     /** The callback's latest-attempt row, still without an attempt; in the transaction of its verification request. */
     static final String ADD_LAST_ATTEMPT_ROW = """
@@ -121,16 +146,16 @@ final class DeliveryStore {
             select cast(:callbackId as bigint) where not exists (select 1 from callback_last_attempts where callback_id = :callbackId)""";
 
     static final String MARK_DELIVERED = """
-            update deliveries set state = 'delivered', attempts = :attempts, lease_owner = null, finished_at = :now
-            where id = :id and coalesce(lease_owner, '') = :token""";
+            update deliveries set state = 'delivered', attempts = ?, lease_owner = null, finished_at = ?
+            where id = ? and coalesce(lease_owner, '') = ?""";
 
     static final String SCHEDULE_RETRY = """
-            update deliveries set attempts = :attempts, next_attempt_at = :next, lease_owner = null
-            where id = :id and coalesce(lease_owner, '') = :token""";
+            update deliveries set attempts = ?, next_attempt_at = ?, lease_owner = null
+            where id = ? and coalesce(lease_owner, '') = ?""";
 
     static final String MARK_DROPPED = """
-            update deliveries set state = 'dropped', attempts = :attempts, drop_reason = :reason, lease_owner = null, finished_at = :now
-            where id = :id and coalesce(lease_owner, '') = :token""";
+            update deliveries set state = 'dropped', attempts = ?, drop_reason = ?, lease_owner = null, finished_at = ?
+            where id = ? and coalesce(lease_owner, '') = ?""";
 
     static final String DROP_PENDING_EVENTS_OF_CALLBACK = """
             update deliveries set state = 'dropped', drop_reason = :reason, lease_owner = null, finished_at = :now
@@ -157,14 +182,51 @@ final class DeliveryStore {
         return h.createQuery(LOAD_CLAIMED).bind("token", token).bindList("ids", candidates).map(new ClaimedMapper()).list();
     }
 
-    /** The deliveries of this event a publish inserted leased with this token. */
-    static List<ClaimedDelivery> loadPublished(Handle h, String token, long eventId) {
-        return h.createQuery(LOAD_PUBLISHED).bind("token", token).bind("eventId", eventId).map(new ClaimedMapper()).list();
+    /** Queues a delivery of the event for each subscriber, unleased; returns how many. */
+    static int fanOut(Handle h, long eventId, String accountId, String name, String noun, Instant now) {
+        return HotStatements.update(h, FAN_OUT, s -> {
+            s.setLong(1, eventId);
+            TimeMapping.bind(s, 2, now);
+            TimeMapping.bind(s, 3, now);
+            bindSubscribers(s, 4, accountId, name, noun);
+        });
+    }
+
+    /**
+     * Queues a delivery of the event for each subscriber, leased with this token until then, and reads
+     * them back for sending: one statement on PostgreSQL, an insert and a read through the event's index on H2.
+     */
+    static List<ClaimedDelivery> fanOutLeased(Handle h, boolean postgres, long eventId, String accountId, String name, String noun,
+                                              Instant now, String token, Instant leaseUntil) {
+        HotStatements.Binder insert = s -> {
+            s.setLong(1, eventId);
+            TimeMapping.bind(s, 2, leaseUntil);
+            s.setString(3, token);
+            TimeMapping.bind(s, 4, now);
+            bindSubscribers(s, 5, accountId, name, noun);
+        };
+        if (postgres) return HotStatements.query(h, FAN_OUT_LEASED_RETURNING, insert, ClaimedMapper::read);
+        if (HotStatements.update(h, FAN_OUT_LEASED, insert) == 0) return List.of();
+        return HotStatements.query(h, LOAD_PUBLISHED, s -> {
+            s.setLong(1, eventId);
+            s.setString(2, token);
+        }, ClaimedMapper::read);
+    }
+
+    private static void bindSubscribers(PreparedStatement s, int first, String accountId, String name, String noun) throws SQLException {
+        s.setString(first, accountId);
+        s.setString(first + 1, noun);
+        s.setString(first + 2, name);
+        s.setString(first + 3, noun);
     }
 
     static final class ClaimedMapper implements RowMapper<ClaimedDelivery> {
         @Override
         public ClaimedDelivery map(ResultSet rs, StatementContext ctx) throws SQLException {
+            return read(rs);
+        }
+
+        static ClaimedDelivery read(ResultSet rs) throws SQLException {
             long eventId = rs.getLong("event_id");
             Long event = rs.wasNull() ? null : eventId;
             return new ClaimedDelivery(rs.getLong("id"), rs.getLong("callback_id"), rs.getString("kind"), rs.getInt("attempts"),

@@ -9,6 +9,11 @@ import dev.ledgerlink.callbacks.DeliveryFailures;
 import dev.ledgerlink.callbacks.DisablePolicy;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.store.DbTime;
+import dev.ledgerlink.store.HotStatements;
+import dev.ledgerlink.store.TimeMapping;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -110,45 +115,34 @@ final class ResultRecorder implements AutoCloseable {
         }
     }
 
+    /** A delivery's new state after its attempt: delivered, a retry at {@code next}, or dropped for {@code reason}. */
+    private record Ended(ClaimedDelivery d, String token, int attempts, Instant next, String reason) {}
+
     private void write(List<Result> batch) {
         Instant now = DbTime.now(clock);
         jdbi.useTransaction(h -> {
-            var attempts = h.prepareBatch(DeliveryStore.INSERT_ATTEMPT);
-            var delivered = h.prepareBatch(DeliveryStore.MARK_DELIVERED);
-            var retries = h.prepareBatch(DeliveryStore.SCHEDULE_RETRY);
-            var dropped = h.prepareBatch(DeliveryStore.MARK_DROPPED);
+            List<Result> attempts = new ArrayList<>();
+            List<Ended> delivered = new ArrayList<>();
+            List<Ended> retries = new ArrayList<>();
+            List<Ended> dropped = new ArrayList<>();
             Set<Long> succeeded = new LinkedHashSet<>();
             Set<ClaimedDelivery> failedCallbacks = new LinkedHashSet<>();
             Map<Long, ClaimedDelivery> goneCallbacks = new LinkedHashMap<>();
-            List<ClaimedDelivery> droppedRows = new ArrayList<>();   // in the order of the dropped batch
             Map<Long, Result> latestPerCallback = new LinkedHashMap<>();
             Drops drops = new Drops();
             Tally tally = new Tally();
-            int nAttempts = 0, nDelivered = 0, nRetries = 0, nDropped = 0;
             for (Result r : batch) {
                 ClaimedDelivery d = r.delivery();
                 int attemptNo = d.attempts() + 1;
                 if (r.outcome() == null) {
-                    dropped.bind("id", d.id()).bind("token", r.token()).bind("attempts", d.attempts())
-                            .bind("reason", r.dropReason()).bind("now", now).add();
-                    nDropped++;
-                    droppedRows.add(d);
+                    dropped.add(new Ended(d, r.token(), d.attempts(), null, r.dropReason()));
                     continue;
                 }
                 AttemptOutcome o = r.outcome();
-                WebhookRequest sent = r.request();
-                attempts.bind("deliveryId", d.id()).bind("attempt", attemptNo).bind("attemptedAt", r.at())
-                        .bind("status", o.status()).bind("durationMs", o.durationMs())
-                        .bind("error", AttemptRecord.text(o.error(), AttemptRecord.MAX_ERROR))
-                        .bind("requestHeaders", sent == null ? null : AttemptRecord.requestHeaders(sent.headers()))
-                        .bind("requestBody", sent == null ? null : AttemptRecord.text(sent.recordedBody(), AttemptRecord.MAX_REQUEST_BODY))
-                        .bind("responseHeaders", o.responseHeaders())
-                        .bind("body", AttemptRecord.text(o.responseBody(), AttemptRecord.MAX_RESPONSE_BODY)).add();
-                nAttempts++;
+                attempts.add(r);
                 latestPerCallback.merge(d.callbackId(), r, (was, next) -> next.at().isBefore(was.at()) ? was : next);
                 if (o.success()) {
-                    delivered.bind("id", d.id()).bind("token", r.token()).bind("attempts", attemptNo).bind("now", now).add();
-                    nDelivered++;
+                    delivered.add(new Ended(d, r.token(), attemptNo, null, null));
                     succeeded.add(d.callbackId());
                     tally.delivered++;
                     continue;
@@ -156,38 +150,40 @@ final class ResultRecorder implements AutoCloseable {
                 tally.failed++;
                 failedCallbacks.add(d);
                 if (DisablePolicy.endpointGone(o.status())) {
-                    dropped.bind("id", d.id()).bind("token", r.token()).bind("attempts", attemptNo)
-                            .bind("reason", "the endpoint answered 410 Gone").bind("now", now).add();
-                    nDropped++;
-                    droppedRows.add(d);
+                    dropped.add(new Ended(d, r.token(), attemptNo, null, "the endpoint answered 410 Gone"));
                     goneCallbacks.putIfAbsent(d.callbackId(), d);
                     continue;
                 }
                 Optional<Duration> delay = schedule.delayAfter(attemptNo, o.retryAfter());
                 if (delay.isPresent()) {
                     Instant next = now.plus(Jitter.apply(delay.get(), ThreadLocalRandom.current().nextDouble()));
-                    retries.bind("id", d.id()).bind("token", r.token()).bind("attempts", attemptNo).bind("next", next).add();
-                    nRetries++;
+                    retries.add(new Ended(d, r.token(), attemptNo, next, null));
                 } else {
-                    dropped.bind("id", d.id()).bind("token", r.token()).bind("attempts", attemptNo)
-                            .bind("reason", "no success after " + attemptNo + " attempts").bind("now", now).add();
-                    nDropped++;
-                    droppedRows.add(d);
+                    dropped.add(new Ended(d, r.token(), attemptNo, null, "no success after " + attemptNo + " attempts"));
                 }
             }
-            if (nAttempts > 0) {
-                attempts.execute();
-                recordLastAttempts(h, latestPerCallback.values());
-            }
-            if (nDelivered > 0) delivered.execute();
-            if (nRetries > 0) retries.execute();
-            if (nDropped > 0) {
-                // Counted as the database applied them: a row another path dropped first (its
-                // callback was disabled meanwhile) is not dropped, nor told, twice.
-                int[] applied = dropped.execute();
-                for (int i = 0; i < applied.length; i++) {
-                    if (applied[i] != 0) drops.add(droppedRows.get(i), 1);
-                }
+            HotStatements.batch(h, DeliveryStore.INSERT_ATTEMPT, attempts, ResultRecorder::bindAttempt);
+            HotStatements.batch(h, DeliveryStore.RECORD_LAST_ATTEMPT, latestPerCallback.values(), ResultRecorder::bindLastAttempt);
+            HotStatements.batch(h, DeliveryStore.MARK_DELIVERED, delivered, (s, e) -> {
+                s.setInt(1, e.attempts());
+                TimeMapping.bind(s, 2, now);
+                bindLeased(s, 3, e);
+            });
+            HotStatements.batch(h, DeliveryStore.SCHEDULE_RETRY, retries, (s, e) -> {
+                s.setInt(1, e.attempts());
+                TimeMapping.bind(s, 2, e.next());
+                bindLeased(s, 3, e);
+            });
+            // Counted as the database applied them: a row another path dropped first (its
+            // callback was disabled meanwhile) is not dropped, nor told, twice.
+            int[] applied = HotStatements.batch(h, DeliveryStore.MARK_DROPPED, dropped, (s, e) -> {
+                s.setInt(1, e.attempts());
+                s.setString(2, e.reason());
+                TimeMapping.bind(s, 3, now);
+                bindLeased(s, 4, e);
+            });
+            for (int i = 0; i < applied.length; i++) {
+                if (applied[i] != 0) drops.add(dropped.get(i).d(), 1);
             }
             recordCallbackRuns(h, now, succeeded, failedCallbacks, goneCallbacks, drops, tally);
             drops.perCallback.forEach((d, n) -> {
@@ -198,16 +194,38 @@ final class ResultRecorder implements AutoCloseable {
         });
     }
 
+    /** The row and the lease a state change applies to: only while the worker still holds the lease. */
+    private static void bindLeased(PreparedStatement s, int first, Ended e) throws SQLException {
+        s.setLong(first, e.d().id());
+        s.setString(first + 1, e.token());
+    }
+
+    private static void bindAttempt(PreparedStatement s, Result r) throws SQLException {
+        AttemptOutcome o = r.outcome();
+        WebhookRequest sent = r.request();
+        s.setInt(1, r.delivery().attempts() + 1);
+        TimeMapping.bind(s, 2, r.at());
+        s.setObject(3, o.status(), Types.INTEGER);
+        s.setLong(4, o.durationMs());
+        s.setString(5, AttemptRecord.text(o.error(), AttemptRecord.MAX_ERROR));
+        s.setString(6, sent == null ? null : AttemptRecord.requestHeaders(sent.headers()));
+        s.setString(7, sent == null ? null : AttemptRecord.text(sent.recordedBody(), AttemptRecord.MAX_REQUEST_BODY));
+        s.setString(8, o.responseHeaders());
+        s.setString(9, AttemptRecord.text(o.responseBody(), AttemptRecord.MAX_RESPONSE_BODY));
+        s.setLong(10, r.delivery().id());
+    }
+
     /** Each callback's latest attempt of this batch becomes its latest, unless a newer one is recorded already. */
-    private static void recordLastAttempts(Handle h, Iterable<Result> latest) {
-        var last = h.prepareBatch(DeliveryStore.RECORD_LAST_ATTEMPT);
-        for (Result r : latest) {
-            AttemptOutcome o = r.outcome();
-            last.bind("callbackId", r.delivery().callbackId()).bind("deliveryId", r.delivery().id())
-                    .bind("attempt", r.delivery().attempts() + 1).bind("attemptedAt", r.at()).bind("status", o.status())
-                    .bind("durationMs", o.durationMs()).bind("error", AttemptRecord.text(o.error(), AttemptRecord.MAX_ERROR)).add();
-        }
-        last.execute();
+    private static void bindLastAttempt(PreparedStatement s, Result r) throws SQLException {
+        AttemptOutcome o = r.outcome();
+        s.setLong(1, r.delivery().id());
+        s.setInt(2, r.delivery().attempts() + 1);
+        TimeMapping.bind(s, 3, r.at());
+        s.setObject(4, o.status(), Types.INTEGER);
+        s.setLong(5, o.durationMs());
+        s.setString(6, AttemptRecord.text(o.error(), AttemptRecord.MAX_ERROR));
+        s.setLong(7, r.delivery().callbackId());
+        TimeMapping.bind(s, 8, r.at());
     }
 
     /** What one batch's transaction counts, added to the metrics only if it commits. */

@@ -7,9 +7,11 @@ import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.store.Constraints;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.store.GroupCommit;
+import dev.ledgerlink.store.HotStatements;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -75,19 +77,27 @@ public final class EventPublisher {
         return stored.event();
     }
 
+    private static final String INSERT_EVENT = """
+            insert into events (account_id, name, object_id, user_id, idempotency_key, created_at)
+            select ?, ?, ?, ?, ?, ? from accounts where account_id = ?""";
+
     private record Stored(Event event, FanOut.Queued queued) {}
 
     private Stored store(Handle h, Request r) {
         Instant now = DbTime.now(clock);
         // The account's existence is the insert's own condition: one statement, no row for an unknown account.
-        Optional<Long> stored = h.createUpdate("""
-                        insert into events (account_id, name, object_id, user_id, idempotency_key, created_at)
-                        select :accountId, :name, :objectId, :userId, :key, :now from accounts where account_id = :accountId""")
-                .bind("accountId", r.accountId()).bind("name", r.name()).bind("objectId", r.objectId())
-                .bind("userId", r.userId()).bind("key", r.idempotencyKey()).bind("now", now)
-                .executeAndReturnGeneratedKeys("id").mapTo(Long.class).findOne();
+        // Plain JDBC (store/HotStatements): a publish is the hot path of every delivery.
+        OptionalLong stored = HotStatements.insertIfAny(h, INSERT_EVENT, s -> {
+            s.setString(1, r.accountId());
+            s.setString(2, r.name());
+            s.setLong(3, r.objectId());
+            s.setLong(4, r.userId());
+            s.setString(5, r.idempotencyKey());
+            TimeMapping.bind(s, 6, now);
+            s.setString(7, r.accountId());
+        });
         if (stored.isEmpty()) new Validation().add("account_id", "is not a known account").throwIfInvalid();
-        long id = stored.orElseThrow();
+        long id = stored.getAsLong();
         FanOut.Queued queued = fanOut.queue(h, id, r.accountId(), r.name(), EventCatalog.nounOf(r.name()), now);
         return new Stored(new Event(id, r.name(), r.accountId(), r.objectId(), r.userId(), now, queued.deliveries()), queued);
     }

@@ -6,16 +6,18 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.jdbi.v3.core.Handle;
 import org.postgresql.PGStatement;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /**
  * Plain JDBC on a JDBI handle's connection, for the few statements of the hottest paths (the refresh
- * grant, client authentication, bearer verification); everything else uses JDBI. Why: for every
- * statement JDBI copies its configuration, and looks up an argument factory per bound value and a
- * column mapper per column read; in the profiles of refresh grants that was 14-18% of the server's
- * CPU (docs/BENCHMARKS.md), more than the work of the statements outside the database.
+ * grant, client authentication, bearer verification, a publish, the delivery outcomes' batches);
+ * everything else uses JDBI. Why: for every statement JDBI copies its configuration, and looks up an
+ * argument factory per bound value and a column mapper per column read; in the profiles of refresh
+ * grants that was 14-18% of the server's CPU (docs/BENCHMARKS.md), more than the work of the
+ * statements outside the database.
  *
  * <p>The statements run on the handle's connection, so in its transaction. A failure is thrown the
  * way JDBI throws it (an UnableToExecuteStatementException caused by the SQLException), so the rules
@@ -50,13 +52,44 @@ public final class HotStatements {
 
     /** Runs an insert of one row into a table whose primary key is an identity column {@code id}; returns the new id. */
     public static long insert(Handle h, String sql, Binder binder) {
+        return insertIfAny(h, sql, binder).orElseThrow(() -> new IllegalStateException("No generated id for: " + sql));
+    }
+
+    /**
+     * Runs an insert of at most one row ({@code insert ... select ... where}) into a table whose primary
+     * key is an identity column {@code id}; returns the new id, or empty when its condition inserted none.
+     */
+    public static OptionalLong insertIfAny(Handle h, String sql, Binder binder) {
         try (PreparedStatement statement = h.getConnection().prepareStatement(sql, ID)) {
             binder.bind(statement);
             statement.executeUpdate();
             try (ResultSet keys = statement.getGeneratedKeys()) {
-                if (!keys.next()) throw new IllegalStateException("No generated id for: " + sql);
-                return keys.getLong(1);
+                return keys.next() ? OptionalLong.of(keys.getLong(1)) : OptionalLong.empty();
             }
+        } catch (SQLException e) {
+            throw failed(sql, e);
+        }
+    }
+
+    /** Sets one row's parameters of a batch, by position. */
+    @FunctionalInterface
+    public interface RowBinder<T> {
+        void bind(PreparedStatement statement, T row) throws SQLException;
+    }
+
+    /**
+     * Runs one statement for each row, sent together (one round trip with PostgreSQL's driver); returns
+     * each row's count, in order. Nothing is sent for no rows.
+     */
+    public static <T> int[] batch(Handle h, String sql, Iterable<T> rows, RowBinder<T> binder) {
+        try (PreparedStatement statement = h.getConnection().prepareStatement(sql)) {
+            int n = 0;
+            for (T row : rows) {
+                binder.bind(statement, row);
+                statement.addBatch();
+                n++;
+            }
+            return n == 0 ? new int[0] : statement.executeBatch();
         } catch (SQLException e) {
             throw failed(sql, e);
         }
@@ -96,8 +129,17 @@ public final class HotStatements {
      * started and a million rows an hour later). The price is planning on every run.
      */
     public static <T> List<T> queryPlannedEachTime(Handle h, String sql, Binder binder, RowReader<T> reader) {
+        return query(h, sql, true, binder, reader);
+    }
+
+    /** Runs a query; returns its rows that count, in order. */
+    public static <T> List<T> query(Handle h, String sql, Binder binder, RowReader<T> reader) {
+        return query(h, sql, false, binder, reader);
+    }
+
+    private static <T> List<T> query(Handle h, String sql, boolean planEachTime, Binder binder, RowReader<T> reader) {
         try (PreparedStatement statement = h.getConnection().prepareStatement(sql)) {
-            planEachTime(statement);
+            if (planEachTime) planEachTime(statement);
             binder.bind(statement);
             try (ResultSet rows = statement.executeQuery()) {
                 List<T> read = new ArrayList<>();
