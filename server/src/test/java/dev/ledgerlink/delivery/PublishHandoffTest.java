@@ -58,6 +58,53 @@ class PublishHandoffTest {
     }
 
     @Test
+    @FreshServer   // counts exactly
+    @ServerSettings({"delivery.poll-interval=PT1H"})
+    void sendsThatFinishWithNothingLeftInTheQueueRunNoClaimStatement(TestServer server) {
+        long id = f.verified("invoice", receiver).id();
+        f.verificationsRecorded(id);
+        receiver.clear();
+        await("the wake-up of the verification request passed", () -> Deliveries.counter(server, "ledgerlink_delivery_claim_passes_total") >= 1);
+        double passes = Deliveries.counter(server, "ledgerlink_delivery_claim_passes_total");
+
+        for (int i = 0; i < 10; i++) f.publish("invoice.create", 100 + i);
+
+        receiver.await(10);
+        await("all recorded delivered", () -> Deliveries.notifications(server.services(), id).stream()
+                .filter(d -> d.state().equals("delivered")).count() == 10);
+        assertEquals(passes, Deliveries.counter(server, "ledgerlink_delivery_claim_passes_total"),
+                "every delivery was handed off and nothing was left in the queue: no finished send looks there");
+    }
+
+    @Test
+    @ServerSettings({"delivery.poll-interval=PT1H", "delivery.per-callback-concurrency=1"})   // no poll: only a wake-up can start them
+    void rowsLeftInTheQueueForACallbackAtItsShareAreClaimedWhenOneOfItsSendsFinishes(TestServer server) throws Exception {
+        long id = f.verified("invoice", receiver).id();
+        f.verificationsRecorded(id);
+        receiver.clear();
+        CountDownLatch hold = new CountDownLatch(1);
+        receiver.answer(r -> {
+            try {
+                hold.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Receiver.Answer.of(200);
+        });
+        try {
+            f.publish("invoice.create", 1);
+            receiver.await(1);   // the callback's one share is held by this send until the latch opens
+            f.publish("invoice.update", 2);
+            f.publish("invoice.update", 3);
+        } finally {
+            hold.countDown();
+        }
+        receiver.await(3);
+        await("all three delivered", () -> Deliveries.notifications(server.services(), id).size() == 3
+                && Deliveries.notifications(server.services(), id).stream().allMatch(d -> d.state().equals("delivered")));
+    }
+
+    @Test
     @ServerSettings({"delivery.concurrency=1", "delivery.per-callback-concurrency=1"})
     void withNoFreeSlotAPublishQueuesItsDeliveriesUnleasedAndTheEngineClaimsThemWhenOneFrees(TestServer server) throws Exception {
         long id = f.verified("invoice", receiver).id();
