@@ -112,14 +112,15 @@ public final class DeliveryEngine implements AutoCloseable {
             try {
                 int claimed = 0;
                 int free = slots.availablePermits();
+                int wanted = Math.min(free, MAX_BATCH);
                 if (free == 0) {
                     leftWork = true;   // whatever woke the dispatcher waits for a slot
                 } else {
                     leftWork = false;  // before the claim: work left after its statement sets it again
                     watchdog.passStarted();
                     try {
-                        claimed = claimAndStart(Math.min(free, MAX_BATCH));
-                        if (claimed == Math.min(free, MAX_BATCH)) leftWork = true;
+                        claimed = claimAndStart(wanted);
+                        if (claimed == wanted) leftWork = true;
                     } finally {
                         watchdog.passEnded();
                     }
@@ -128,7 +129,7 @@ public final class DeliveryEngine implements AutoCloseable {
                 // A full batch means more is probably due: go again at once. Otherwise wait for a
                 // local publish, a freed slot while work was left in the queue, or the poll interval
                 // (retries falling due, work of other processes).
-                if (claimed < Math.min(free, MAX_BATCH) || free == 0) {
+                if (claimed < wanted || free == 0) {
                     wakeups.tryAcquire(pollInterval.toNanos(), TimeUnit.NANOSECONDS);
                     wakeups.drainPermits();
                 }

@@ -82,15 +82,7 @@ class PublishHandoffTest {
         long id = f.verified("invoice", receiver).id();
         f.verificationsRecorded(id);
         receiver.clear();
-        CountDownLatch hold = new CountDownLatch(1);
-        receiver.answer(r -> {
-            try {
-                hold.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return Receiver.Answer.of(200);
-        });
+        CountDownLatch hold = answerOnceReleased(receiver);
         try {
             f.publish("invoice.create", 1);
             receiver.await(1);   // the callback's one share is held by this send until the latch opens
@@ -110,15 +102,7 @@ class PublishHandoffTest {
         long id = f.verified("invoice", receiver).id();
         f.verificationsRecorded(id);
         receiver.clear();
-        CountDownLatch hold = new CountDownLatch(1);
-        receiver.answer(r -> {
-            try {
-                hold.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return Receiver.Answer.of(200);
-        });
+        CountDownLatch hold = answerOnceReleased(receiver);
         try {
             Event busy = f.publish("invoice.create", 1);
             receiver.await(1);   // the one slot is now held by this send until the latch opens
@@ -164,6 +148,20 @@ class PublishHandoffTest {
         assertEquals("object_id=77", receiver.await(1).getFirst().body().split("&")[1]);
         await("recorded delivered", () -> only(server.services(), id).state().equals("delivered"));
         assertEquals(1, only(server.services(), id).attempts().size());
+    }
+
+    /** The receiver holds every request until the returned latch opens (30 s at most), then answers 200. */
+    private static CountDownLatch answerOnceReleased(Receiver receiver) {
+        CountDownLatch hold = new CountDownLatch(1);
+        receiver.answer(r -> {
+            try {
+                hold.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Receiver.Answer.of(200);
+        });
+        return hold;
     }
 
     private record Row(String state, String leaseOwner, Instant nextAttemptAt) {}
