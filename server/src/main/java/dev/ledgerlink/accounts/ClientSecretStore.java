@@ -1,12 +1,12 @@
 package dev.ledgerlink.accounts;
 
-import dev.ledgerlink.store.HotStatements;
+import dev.ledgerlink.store.PlainJdbc;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
 /**
  * Client authentication in one indexed query: the application with its secret hash. It runs on every
- * token request, so it is plain JDBC on the handle's connection (store/HotStatements says why).
+ * token request, so it is plain JDBC on the handle's connection (store/PlainJdbc says why).
  */
 final class ClientSecretStore {
     static final String FIND_WITH_SECRET_HASH =
@@ -22,7 +22,7 @@ final class ClientSecretStore {
     }
 
     Optional<WithSecretHash> findWithSecretHash(String clientId) {
-        return HotStatements.queryOne(h, FIND_WITH_SECRET_HASH, s -> s.setString(1, clientId), r -> new WithSecretHash(
+        return PlainJdbc.queryOne(h, FIND_WITH_SECRET_HASH, s -> s.setString(1, clientId), r -> new WithSecretHash(
                 ApplicationStore.Mapper.read(r), r.getString("client_secret_hash"), r.getString("previous_secret_hash")));
     }
 }

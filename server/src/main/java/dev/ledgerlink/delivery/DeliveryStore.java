@@ -2,7 +2,7 @@ package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.store.H2IndexChoice;
 import dev.ledgerlink.store.TimeMapping;
-import dev.ledgerlink.store.HotStatements;
+import dev.ledgerlink.store.PlainJdbc;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,7 +20,7 @@ final class DeliveryStore {
             insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, created_at)
             values (:callbackId, null, 'verification', 'pending', 0, :now, :now)""";
 
-    // The statements of a publish and of the result recorder run as plain JDBC (store/HotStatements),
+    // The statements of a publish and of the result recorder run as plain JDBC (store/PlainJdbc),
     // so their parameters are positional: they are the hot path of every delivery.
 
     /** The verified, enabled callbacks of the account subscribed to the event's name or its noun (account, noun, name, noun). */
@@ -184,7 +184,7 @@ final class DeliveryStore {
 
     /** Queues a delivery of the event for each subscriber, unleased; returns how many. */
     static int fanOut(Handle h, long eventId, String accountId, String name, String noun, Instant now) {
-        return HotStatements.update(h, FAN_OUT, s -> {
+        return PlainJdbc.update(h, FAN_OUT, s -> {
             s.setLong(1, eventId);
             TimeMapping.bind(s, 2, now);
             TimeMapping.bind(s, 3, now);
@@ -198,16 +198,16 @@ final class DeliveryStore {
      */
     static List<ClaimedDelivery> fanOutLeased(Handle h, boolean postgres, long eventId, String accountId, String name, String noun,
                                               Instant now, String token, Instant leaseUntil) {
-        HotStatements.Binder insert = s -> {
+        PlainJdbc.Binder insert = s -> {
             s.setLong(1, eventId);
             TimeMapping.bind(s, 2, leaseUntil);
             s.setString(3, token);
             TimeMapping.bind(s, 4, now);
             bindSubscribers(s, 5, accountId, name, noun);
         };
-        if (postgres) return HotStatements.query(h, FAN_OUT_LEASED_RETURNING, insert, ClaimedMapper::read);
-        if (HotStatements.update(h, FAN_OUT_LEASED, insert) == 0) return List.of();
-        return HotStatements.query(h, LOAD_PUBLISHED, s -> {
+        if (postgres) return PlainJdbc.query(h, FAN_OUT_LEASED_RETURNING, insert, ClaimedMapper::read);
+        if (PlainJdbc.update(h, FAN_OUT_LEASED, insert) == 0) return List.of();
+        return PlainJdbc.query(h, LOAD_PUBLISHED, s -> {
             s.setLong(1, eventId);
             s.setString(2, token);
         }, ClaimedMapper::read);

@@ -9,7 +9,7 @@ import dev.ledgerlink.callbacks.DeliveryFailures;
 import dev.ledgerlink.callbacks.DisablePolicy;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.store.DbTime;
-import dev.ledgerlink.store.HotStatements;
+import dev.ledgerlink.store.PlainJdbc;
 import dev.ledgerlink.store.TimeMapping;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -162,21 +162,21 @@ final class ResultRecorder implements AutoCloseable {
                     dropped.add(new Ended(d, r.token(), attemptNo, null, "no success after " + attemptNo + " attempts"));
                 }
             }
-            HotStatements.batch(h, DeliveryStore.INSERT_ATTEMPT, attempts, ResultRecorder::bindAttempt);
-            HotStatements.batch(h, DeliveryStore.RECORD_LAST_ATTEMPT, latestPerCallback.values(), ResultRecorder::bindLastAttempt);
-            HotStatements.batch(h, DeliveryStore.MARK_DELIVERED, delivered, (s, e) -> {
+            PlainJdbc.batch(h, DeliveryStore.INSERT_ATTEMPT, attempts, ResultRecorder::bindAttempt);
+            PlainJdbc.batch(h, DeliveryStore.RECORD_LAST_ATTEMPT, latestPerCallback.values(), ResultRecorder::bindLastAttempt);
+            PlainJdbc.batch(h, DeliveryStore.MARK_DELIVERED, delivered, (s, e) -> {
                 s.setInt(1, e.attempts());
                 TimeMapping.bind(s, 2, now);
                 bindLeased(s, 3, e);
             });
-            HotStatements.batch(h, DeliveryStore.SCHEDULE_RETRY, retries, (s, e) -> {
+            PlainJdbc.batch(h, DeliveryStore.SCHEDULE_RETRY, retries, (s, e) -> {
                 s.setInt(1, e.attempts());
                 TimeMapping.bind(s, 2, e.next());
                 bindLeased(s, 3, e);
             });
             // Counted as the database applied them: a row another path dropped first (its
             // callback was disabled meanwhile) is not dropped, nor told, twice.
-            int[] applied = HotStatements.batch(h, DeliveryStore.MARK_DROPPED, dropped, (s, e) -> {
+            int[] applied = PlainJdbc.batch(h, DeliveryStore.MARK_DROPPED, dropped, (s, e) -> {
                 s.setInt(1, e.attempts());
                 s.setString(2, e.reason());
                 TimeMapping.bind(s, 3, now);

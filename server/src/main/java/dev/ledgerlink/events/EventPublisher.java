@@ -7,7 +7,7 @@ import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.store.Constraints;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.store.GroupCommit;
-import dev.ledgerlink.store.HotStatements;
+import dev.ledgerlink.store.PlainJdbc;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
@@ -86,8 +86,8 @@ public final class EventPublisher {
     private Stored store(Handle h, Request r) {
         Instant now = DbTime.now(clock);
         // The account's existence is the insert's own condition: one statement, no row for an unknown account.
-        // Plain JDBC (store/HotStatements): a publish is the hot path of every delivery.
-        OptionalLong stored = HotStatements.insertIfAny(h, INSERT_EVENT, s -> {
+        // Plain JDBC (store/PlainJdbc): a publish is the hot path of every delivery.
+        OptionalLong stored = PlainJdbc.insertIfAny(h, INSERT_EVENT, s -> {
             s.setString(1, r.accountId());
             s.setString(2, r.name());
             s.setLong(3, r.objectId());

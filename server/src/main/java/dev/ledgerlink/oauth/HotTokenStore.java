@@ -1,6 +1,6 @@
 package dev.ledgerlink.oauth;
 
-import dev.ledgerlink.store.HotStatements;
+import dev.ledgerlink.store.PlainJdbc;
 import dev.ledgerlink.store.TimeMapping;
 import java.security.MessageDigest;
 import java.sql.Connection;
@@ -13,7 +13,7 @@ import org.jdbi.v3.core.Handle;
 
 /**
  * The statements of the hot paths: the refresh grant (read, use, insert the successor pair) and
- * bearer verification. Plain JDBC on the handle's connection (store/HotStatements says why: JDBI's
+ * bearer verification. Plain JDBC on the handle's connection (store/PlainJdbc says why: JDBI's
  * per-statement work cost more CPU than these statements at thousands of grants per second), with
  * the SQL in plain sight here, its parameters by position. A token's row is found by its primary key
  * (the id in the token's selector, TokenFormat) and then taken only if its token_hash equals the hash
@@ -141,12 +141,12 @@ final class HotTokenStore {
 
     /** Returns the new row's id (the token's selector). */
     long insertRefreshToken(byte[] tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now) {
-        return HotStatements.insert(h, INSERT_REFRESH_TOKEN, s -> bindTokenColumns(s, tokenHash, grantId, userId, applicationId, scopes, now));
+        return PlainJdbc.insert(h, INSERT_REFRESH_TOKEN, s -> bindTokenColumns(s, tokenHash, grantId, userId, applicationId, scopes, now));
     }
 
     /** Returns the new row's id (the token's selector). */
     long insertAccessToken(byte[] tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now, Instant expiresAt) {
-        return HotStatements.insert(h, INSERT_ACCESS_TOKEN, s -> {
+        return PlainJdbc.insert(h, INSERT_ACCESS_TOKEN, s -> {
             bindTokenColumns(s, tokenHash, grantId, userId, applicationId, scopes, now);
             TimeMapping.bind(s, 7, expiresAt);
         });
@@ -176,7 +176,7 @@ final class HotTokenStore {
      * (column {@code hashColumn} of the query) equals the presented hash, compared in constant time.
      */
     private <T> Optional<T> find(TokenFormat.Presented token, TokenFormat.Kind kind, String byId, String byLegacyHash,
-                                 int hashColumn, HotStatements.RowReader<T> row) {
+                                 int hashColumn, PlainJdbc.RowReader<T> row) {
         return switch (token) {
             case TokenFormat.Selected t when t.kind() == kind -> matching(byId, s -> s.setLong(1, t.id()), t.hash(), hashColumn, row);
             case TokenFormat.Legacy t -> matching(byLegacyHash, s -> s.setBytes(1, t.hash()), t.hash(), hashColumn, row);
@@ -184,12 +184,12 @@ final class HotTokenStore {
         };
     }
 
-    private <T> Optional<T> matching(String sql, HotStatements.Binder key, byte[] hash, int hashColumn, HotStatements.RowReader<T> row) {
-        return HotStatements.queryOne(h, sql, key, r -> MessageDigest.isEqual(r.getBytes(hashColumn), hash) ? row.read(r) : null);
+    private <T> Optional<T> matching(String sql, PlainJdbc.Binder key, byte[] hash, int hashColumn, PlainJdbc.RowReader<T> row) {
+        return PlainJdbc.queryOne(h, sql, key, r -> MessageDigest.isEqual(r.getBytes(hashColumn), hash) ? row.read(r) : null);
     }
 
     int useRefreshToken(long id, Instant now) {
-        return HotStatements.update(h, USE_REFRESH_TOKEN, s -> {
+        return PlainJdbc.update(h, USE_REFRESH_TOKEN, s -> {
             TimeMapping.bind(s, 1, now);
             s.setLong(2, id);
         });
@@ -207,7 +207,7 @@ final class HotTokenStore {
      * tables had one page is a sequential scan of both, until the next ANALYZE.
      */
     Optional<Rotated> rotateRefreshToken(Rotation r) {
-        return HotStatements.queryOnePlannedEachTime(h, ROTATE_REFRESH_TOKEN, s -> {
+        return PlainJdbc.queryOnePlannedEachTime(h, ROTATE_REFRESH_TOKEN, s -> {
             TimeMapping.bind(s, 1, r.now());
             s.setLong(2, r.used().id());
             s.setBytes(3, r.used().hash());
@@ -220,7 +220,7 @@ final class HotTokenStore {
         }, ROTATED);
     }
 
-    private static final HotStatements.RowReader<Rotated> ROTATED = r -> new Rotated(r.getLong(1), r.getLong(2), r.getString(3), r.getLong(4), r.getLong(5));
+    private static final PlainJdbc.RowReader<Rotated> ROTATED = r -> new Rotated(r.getLong(1), r.getLong(2), r.getString(3), r.getLong(4), r.getLong(5));
 
     /** Rotates those of the tokens (each presented once) that are live, this client's and whose secret matches. */
     List<Rotated> rotateRefreshTokens(List<Rotation> rotations) {
@@ -243,7 +243,7 @@ final class HotTokenStore {
             expiresAt[i] = r.expiresAt().toString();
         }
         Connection c = h.getConnection();
-        return HotStatements.queryPlannedEachTime(h, ROTATE_REFRESH_TOKENS, s -> {
+        return PlainJdbc.queryPlannedEachTime(h, ROTATE_REFRESH_TOKENS, s -> {
             s.setArray(1, c.createArrayOf("bigint", ids));
             s.setArray(2, c.createArrayOf("bytea", hashes));
             s.setArray(3, c.createArrayOf("bigint", applications));

@@ -16,7 +16,7 @@ import org.jdbi.v3.core.config.ConfigRegistry;
  * Instants are written and read as OffsetDateTime in UTC on both databases, so no value depends on
  * the JVM's or the database session's time zone. Columns are {@code timestamp with time zone}.
  * JDBI uses the mapping registered by {@link #install}; the plain-JDBC statements of the hot paths
- * ({@link HotStatements}) call {@link #bind} and {@link #read} directly.
+ * ({@link PlainJdbc}) call {@link #bind} and {@link #read} directly.
  */
 public final class TimeMapping {
     private TimeMapping() {}

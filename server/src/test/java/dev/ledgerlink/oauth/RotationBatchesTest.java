@@ -202,7 +202,7 @@ class RotationBatchesTest {
     void bothRotationStatementsArePlannedForTheTablesAsTheyAreEveryTime() {
         // PostgreSQL keeps a plan of a statement the driver has prepared on the server (after five
         // runs on a connection): a plan made for the token and grant tables as they were then
-        // (store/HotStatements.queryPlannedEachTime says why that hurts).
+        // (store/PlainJdbc.queryPlannedEachTime says why that hurts).
         try (Handle h = jdbi.open()) {
             HotTokenStore store = new HotTokenStore(h);
             TokenFormat.Selected read = liveToken();

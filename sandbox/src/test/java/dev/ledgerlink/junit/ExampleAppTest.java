@@ -1,4 +1,4 @@
-package dev.ledgerlink.sandbox.junit;
+package dev.ledgerlink.junit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

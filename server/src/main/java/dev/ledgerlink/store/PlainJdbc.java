@@ -23,10 +23,10 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * way JDBI throws it (an UnableToExecuteStatementException caused by the SQLException), so the rules
  * that read SQL states (Deadlocks, Constraints, DatabaseUnavailable) see no difference.
  */
-public final class HotStatements {
+public final class PlainJdbc {
     private static final String[] ID = {"id"};
 
-    private HotStatements() {}
+    private PlainJdbc() {}
 
     /** Sets the statement's parameters, by position. */
     @FunctionalInterface

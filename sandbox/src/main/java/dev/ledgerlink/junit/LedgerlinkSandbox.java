@@ -1,4 +1,4 @@
-package dev.ledgerlink.sandbox.junit;
+package dev.ledgerlink.junit;
 
 import dev.ledgerlink.LedgerlinkServer;
 import dev.ledgerlink.Services;

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * none of the values bound to it.
  */
 @LedgerlinkTest
-class HotStatementsTest {
+class PlainJdbcTest {
     TestServer server;
 
     /** A fresh table named hot_probe for this test (tests of a class may share one database). */
@@ -41,22 +41,22 @@ class HotStatementsTest {
         Jdbi jdbi = probeTable();
         Instant at = DbTime.now(java.time.Clock.systemUTC());
         jdbi.useTransaction(h -> {
-            assertEquals(1, HotStatements.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", s -> {
+            assertEquals(1, PlainJdbc.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", s -> {
                 s.setInt(1, 1);
                 s.setString(2, "a");
                 TimeMapping.bind(s, 3, at);
             }));
             h.rollback();
         });
-        assertEquals(Optional.empty(), jdbi.withHandle(h -> HotStatements.queryOne(h, "select at from hot_probe where id = ?",
+        assertEquals(Optional.empty(), jdbi.withHandle(h -> PlainJdbc.queryOne(h, "select at from hot_probe where id = ?",
                 s -> s.setInt(1, 1), r -> TimeMapping.read(r, 1))), "rolled back with the handle's transaction");
 
-        jdbi.useHandle(h -> HotStatements.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", s -> {
+        jdbi.useHandle(h -> PlainJdbc.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", s -> {
             s.setInt(1, 1);
             s.setString(2, "a");
             TimeMapping.bind(s, 3, at);
         }));
-        assertEquals(Optional.of(at), jdbi.withHandle(h -> HotStatements.queryOne(h, "select at from hot_probe where id = ?",
+        assertEquals(Optional.of(at), jdbi.withHandle(h -> PlainJdbc.queryOne(h, "select at from hot_probe where id = ?",
                 s -> s.setInt(1, 1), r -> TimeMapping.read(r, "at"))));
         assertEquals(at, jdbi.withHandle(h -> h.createQuery("select at from hot_probe where id = 1").mapTo(Instant.class).one()),
                 "JDBI's registered mapping reads the same instant");
@@ -66,14 +66,14 @@ class HotStatementsTest {
     void aFailureIsAJdbiStatementExceptionWithItsSqlStateAndWithoutTheBoundValues() {
         Jdbi jdbi = probeTable();
         String secret = "5f2b9c0e1d7a4b3c8e6f0a1b2c3d4e5f5f2b9c0e1d7a4b3c8e6f0a1b2c3d4e5f";
-        HotStatements.Binder row = s -> {
+        PlainJdbc.Binder row = s -> {
             s.setInt(1, 7);
             s.setString(2, secret);
             s.setObject(3, null);
         };
-        jdbi.useHandle(h -> HotStatements.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", row));
+        jdbi.useHandle(h -> PlainJdbc.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", row));
         UnableToExecuteStatementException duplicate = assertThrows(UnableToExecuteStatementException.class,
-                () -> jdbi.useHandle(h -> HotStatements.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", row)));
+                () -> jdbi.useHandle(h -> PlainJdbc.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", row)));
         assertTrue(Deadlocks.isConflict(duplicate), "a key taken is a conflict, as through JDBI: " + duplicate);
         String message = duplicate.getMessage();
         int added = message.lastIndexOf(" [statement: ");
@@ -88,20 +88,20 @@ class HotStatementsTest {
         Jdbi jdbi = probeTable();
         jdbi.useHandle(h -> h.execute("insert into hot_probe (id, secret) values (1, 'a'), (2, 'b')"));
         String conditional = "update hot_probe set secret = ? where id = ? and secret = ?";
-        int[] counts = jdbi.inTransaction(h -> HotStatements.batch(h, conditional,
+        int[] counts = jdbi.inTransaction(h -> PlainJdbc.batch(h, conditional,
                 List.of(new Object[] {"x", 1, "a"}, new Object[] {"y", 2, "not b"}, new Object[] {"z", 3, "c"}), (st, row) -> {
                     st.setString(1, (String) row[0]);
                     st.setInt(2, (Integer) row[1]);
                     st.setString(3, (String) row[2]);
                 }));
         assertArrayEquals(new int[] {1, 0, 0}, counts, "what each row's condition applied, in the rows' order");
-        assertArrayEquals(new int[0], jdbi.withHandle(h -> HotStatements.batch(h, conditional, List.<Object[]>of(), (st, row) -> {
+        assertArrayEquals(new int[0], jdbi.withHandle(h -> PlainJdbc.batch(h, conditional, List.<Object[]>of(), (st, row) -> {
             throw new AssertionError("no row to bind");
         })));
-        assertThrows(UnableToExecuteStatementException.class, () -> jdbi.useTransaction(h -> HotStatements.batch(h,
+        assertThrows(UnableToExecuteStatementException.class, () -> jdbi.useTransaction(h -> PlainJdbc.batch(h,
                 "insert into hot_probe (id, secret) values (?, 'dup')", List.of(5, 1), (st, id) -> st.setInt(1, id))),
                 "a row of the batch that fails fails the batch, as JDBI's would");
-        assertEquals(Optional.empty(), jdbi.withHandle(h -> HotStatements.queryOne(h, "select id from hot_probe where id = ?",
+        assertEquals(Optional.empty(), jdbi.withHandle(h -> PlainJdbc.queryOne(h, "select id from hot_probe where id = ?",
                 st -> st.setInt(1, 5), r -> r.getInt(1))), "and its transaction keeps none of it");
     }
 
@@ -115,14 +115,14 @@ class HotStatementsTest {
         });
         // The shape of a publish's event insert: one row, on the condition that another row exists.
         String sql = "insert into hot_ids (secret) select secret from hot_probe where secret = ?";
-        OptionalLong known = jdbi.withHandle(h -> HotStatements.insertIfAny(h, sql, st -> st.setString(1, "known")));
-        OptionalLong unknown = jdbi.withHandle(h -> HotStatements.insertIfAny(h, sql, st -> st.setString(1, "unknown")));
+        OptionalLong known = jdbi.withHandle(h -> PlainJdbc.insertIfAny(h, sql, st -> st.setString(1, "known")));
+        OptionalLong unknown = jdbi.withHandle(h -> PlainJdbc.insertIfAny(h, sql, st -> st.setString(1, "unknown")));
 
         assertTrue(known.isPresent());
         assertEquals(OptionalLong.empty(), unknown, "nothing inserted: no id");
         long stored = jdbi.withHandle(h -> h.createQuery("select id from hot_ids").mapTo(Long.class).one());
         assertEquals(known.getAsLong(), stored, "the id returned is the row's");
-        assertThrows(IllegalStateException.class, () -> jdbi.useHandle(h -> HotStatements.insert(h, sql, st -> st.setString(1, "unknown"))),
+        assertThrows(IllegalStateException.class, () -> jdbi.useHandle(h -> PlainJdbc.insert(h, sql, st -> st.setString(1, "unknown"))),
                 "insert, unlike insertIfAny, requires its row");
     }
 
@@ -130,7 +130,7 @@ class HotStatementsTest {
     void moreThanOneRowForAOneRowQueryIsRefused() {
         Jdbi jdbi = probeTable();
         jdbi.useHandle(h -> h.execute("insert into hot_probe (id, secret) values (1, 'x'), (2, 'x')"));
-        assertThrows(IllegalStateException.class, () -> jdbi.withHandle(h -> HotStatements.queryOne(h,
+        assertThrows(IllegalStateException.class, () -> jdbi.withHandle(h -> PlainJdbc.queryOne(h,
                 "select id from hot_probe where secret = ?", s -> s.setString(1, "x"), r -> r.getInt(1))));
     }
 }

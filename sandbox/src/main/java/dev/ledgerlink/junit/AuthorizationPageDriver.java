@@ -1,4 +1,4 @@
-package dev.ledgerlink.sandbox.junit;
+package dev.ledgerlink.junit;
 
 import java.io.IOException;
 import java.net.CookieManager;
