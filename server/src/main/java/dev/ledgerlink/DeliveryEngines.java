@@ -6,7 +6,8 @@ import dev.ledgerlink.config.DeliverySettings;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.DeliveryEngine;
-import dev.ledgerlink.delivery.RetrySchedule;
+import dev.ledgerlink.retry.RetryRule;
+import dev.ledgerlink.retry.RetrySchedule;
 
 /** Wiring: builds the engine of a server process from its settings and hooks it to the service's wake-ups. */
 final class DeliveryEngines {
@@ -16,7 +17,7 @@ final class DeliveryEngines {
         Settings s = services.settings();
         DeliverySettings d = DeliverySettings.from(s);
         var config = new DeliveryEngine.Config(
-                new RetrySchedule(d.retrySchedule()),
+                new RetryRule(new RetrySchedule(d.retrySchedule())),
                 new FailureRuns(new DisablePolicy(d.disableAfter())),
                 d.timeout(),
                 d.lease(),

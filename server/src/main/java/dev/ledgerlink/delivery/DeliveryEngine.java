@@ -3,6 +3,7 @@ package dev.ledgerlink.delivery;
 import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.callbacks.DeliveryFailures;
 import dev.ledgerlink.notifications.OperatorNotices;
+import dev.ledgerlink.retry.RetryRule;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.store.Database;
@@ -44,7 +45,6 @@ public final class DeliveryEngine implements AutoCloseable {
     private final Database database;
     private final Clock clock;
     private final SecretBox secretBox;
-    private final RetrySchedule schedule;
     private final Duration lease;
     private final Duration pollInterval;
     private final int concurrency;
@@ -75,7 +75,6 @@ public final class DeliveryEngine implements AutoCloseable {
         this.database = database;
         this.clock = clock;
         this.secretBox = secretBox;
-        this.schedule = config.schedule();
         this.lease = config.lease();
         this.pollInterval = config.pollInterval();
         this.concurrency = config.concurrency();
@@ -87,13 +86,13 @@ public final class DeliveryEngine implements AutoCloseable {
         this.metrics = new DeliveryMetrics(registry);
         this.slots = new Semaphore(concurrency);
         this.sender = new DeliverySender(config.timeout(), config.guardTargets(), clock);
-        this.recorder = new ResultRecorder(database.jdbi(), clock, schedule, config.failures(), metrics, notices, audit);
+        this.recorder = new ResultRecorder(database.jdbi(), clock, config.retryRule(), config.failures(), metrics, notices, audit);
         this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
         this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().start(this::dispatchLoop);
     }
 
     /** What the engine is told by the settings. */
-    public record Config(RetrySchedule schedule, DeliveryFailures failures, Duration timeout, Duration lease, Duration stallMargin,
+    public record Config(RetryRule retryRule, DeliveryFailures failures, Duration timeout, Duration lease, Duration stallMargin,
                          Duration pollInterval, int concurrency, int perCallbackConcurrency, boolean guardTargets, String userAgent) {}
 
     /** How long the dispatcher has been stuck in one claim pass, when it is (DispatcherWatchdog). */

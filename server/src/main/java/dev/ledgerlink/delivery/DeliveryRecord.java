@@ -1,5 +1,6 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.retry.RetryRule;
 import java.time.Instant;
 import java.util.List;
 
@@ -12,7 +13,7 @@ public record DeliveryRecord(long id, long callbackId, Long eventId, String kind
                           String error, String requestHeaders, String requestBody, String responseHeaders, String responseBody) {
 
         public boolean succeeded() {
-            return statusCode != null && statusCode >= 200 && statusCode < 300;
+            return RetryRule.succeeded(statusCode);
         }
     }
 

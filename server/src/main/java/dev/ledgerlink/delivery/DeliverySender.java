@@ -1,5 +1,7 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.retry.RetryAfter;
+import dev.ledgerlink.retry.RetryRule;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -131,7 +133,7 @@ final class DeliverySender implements AutoCloseable {
             body = null;
         }
         Duration retryAfter = RetryAfter.parse(response.statusCode(), response.headers().firstValue("Retry-After").orElse(null), clock.instant());
-        String error = response.statusCode() >= 200 && response.statusCode() < 300 ? null : "HTTP " + response.statusCode();
+        String error = RetryRule.succeeded(response.statusCode()) ? null : "HTTP " + response.statusCode();
         return new AttemptOutcome(response.statusCode(), elapsedMs(started), error, AttemptRecord.headers(response.headers().map()), body, retryAfter);
     }
 

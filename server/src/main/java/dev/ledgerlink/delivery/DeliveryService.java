@@ -246,8 +246,8 @@ public final class DeliveryService {
     /** Attempts per minute and outcome since {@code since}, for these accounts' callbacks. */
     public List<DeliveryActivity.MinuteCount> attemptsPerMinute(Collection<String> accountIds, Instant since) {
         if (accountIds != null && accountIds.isEmpty()) return List.of();
-        return jdbi.withHandle(h -> scoped(h.createQuery(DeliveryActivity.PER_MINUTE), accountIds)
-                .bind("since", since).map(new DeliveryActivity.MinuteMapper()).list());
+        return DeliveryActivity.summed(jdbi.withHandle(h -> scoped(h.createQuery(DeliveryActivity.PER_MINUTE), accountIds)
+                .bind("since", since).map(new DeliveryActivity.MinuteMapper()).list()));
     }
 
     /** Each of these callbacks' latest attempt, by callback id (absent: never attempted). */

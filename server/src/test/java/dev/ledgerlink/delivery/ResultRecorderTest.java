@@ -6,6 +6,8 @@ import dev.ledgerlink.callbacks.Callback;
 import dev.ledgerlink.callbacks.DisablePolicy;
 import dev.ledgerlink.callbacks.FailureRuns;
 import dev.ledgerlink.notifications.OperatorNotices;
+import dev.ledgerlink.retry.RetryRule;
+import dev.ledgerlink.retry.RetrySchedule;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.testing.Eventually;
 import dev.ledgerlink.testing.Fixtures;
@@ -53,7 +55,7 @@ class ResultRecorderTest {
         Instant at = server.clock.instant();
         AttemptOutcome ok = new AttemptOutcome(200, MARK_MS, null, null, "ok", null);
         AttemptOutcome failed = new AttemptOutcome(500, MARK_MS, "HTTP 500", null, "no", null);
-        try (ResultRecorder recorder = new ResultRecorder(jdbi, server.clock, new RetrySchedule(List.of(Duration.ofMinutes(1))),
+        try (ResultRecorder recorder = new ResultRecorder(jdbi, server.clock, new RetryRule(new RetrySchedule(List.of(Duration.ofMinutes(1)))),
                 new FailureRuns(new DisablePolicy(Duration.ofDays(5))), metrics, OperatorNotices.off(), server.services().audit())) {
             recorder.writeOrSplit(List.of(
                     new ResultRecorder.Result(deliveries.get(0), "not-the-lease", at, null, ok, null),
@@ -91,7 +93,7 @@ class ResultRecorderTest {
         Instant at = DbTime.now(server.clock).plusSeconds(60);
         AttemptOutcome ok = new AttemptOutcome(200, MARK_MS, null, null, "ok", null);
         AttemptOutcome failed = new AttemptOutcome(503, MARK_MS, "HTTP 503", null, "no", null);
-        try (ResultRecorder recorder = new ResultRecorder(jdbi, server.clock, new RetrySchedule(List.of(Duration.ofMinutes(1))),
+        try (ResultRecorder recorder = new ResultRecorder(jdbi, server.clock, new RetryRule(new RetrySchedule(List.of(Duration.ofMinutes(1)))),
                 new FailureRuns(new DisablePolicy(Duration.ofDays(5))), new DeliveryMetrics(new SimpleMeterRegistry()), OperatorNotices.off(),
                 server.services().audit())) {
             recorder.writeOrSplit(List.of(
