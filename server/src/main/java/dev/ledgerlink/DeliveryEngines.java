@@ -3,7 +3,6 @@ package dev.ledgerlink;
 import dev.ledgerlink.callbacks.DisablePolicy;
 import dev.ledgerlink.callbacks.FailureRuns;
 import dev.ledgerlink.config.DeliverySettings;
-import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.DeliveryEngine;
 import dev.ledgerlink.retry.RetryRule;
@@ -25,8 +24,9 @@ final class DeliveryEngines {
                 d.pollInterval(),
                 d.concurrency(),
                 d.perCallbackConcurrency(),
-                !s.flag(Setting.DEV),
+                services.addressGate(),
                 userAgent());
+        DeliveryEngine.allowHostHeaderOfPinnedRequests();
         DeliveryEngine engine = new DeliveryEngine(config, services.database(), services.clock(), services.secretBox(), services.metrics(), services.notices(),
                 services.audit());
         services.deliveries().onEnqueued(engine::wake);

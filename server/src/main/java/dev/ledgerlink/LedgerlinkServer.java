@@ -5,6 +5,7 @@ import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.config.StartupChecks;
 import dev.ledgerlink.delivery.DeliveryEngine;
 import dev.ledgerlink.logging.LogFormat;
+import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.NotificationSender;
 import dev.ledgerlink.notifications.NotificationSettings;
 import dev.ledgerlink.retention.RetentionWorker;
@@ -42,6 +43,11 @@ public final class LedgerlinkServer implements AutoCloseable {
     }
 
     public static LedgerlinkServer start(Settings settings, Clock clock) {
+        return start(settings, clock, PublicAddressGate.SYSTEM);
+    }
+
+    /** As {@link #start(Settings, Clock)}, the public-address gate resolving host names with {@code resolver} (tests decide the answers). */
+    public static LedgerlinkServer start(Settings settings, Clock clock, PublicAddressGate.Resolver resolver) {
         LogFormat.apply(settings);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new ClassLoaderMetrics().bindTo(metrics);
@@ -58,7 +64,7 @@ public final class LedgerlinkServer implements AutoCloseable {
         }
         Database db = openDatabase(settings, metrics);
         try {
-            Services services = Services.create(settings, clock, db, metrics);
+            Services services = Services.create(settings, clock, resolver, db, metrics);
             List<AutoCloseable> workers = new ArrayList<>();
             DeliveryEngine deliveryEngine = DeliveryEngines.start(services);
             workers.add(deliveryEngine);

@@ -20,6 +20,7 @@ import dev.ledgerlink.oauth.TokenFormat;
 import dev.ledgerlink.oauth.TokenService;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.events.FanOut;
+import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.NotificationSettings;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retention.RetentionRules;
@@ -51,10 +52,20 @@ public record Services(
         CallbackHistory callbackHistory,
         OperatorCallbacks operatorCallbacks,
         OperatorNotices notices,
-        RetentionSweeper retention) {
+        RetentionSweeper retention,
+        PublicAddressGate addressGate) {
 
+    /** The services of a process, resolving host names with the system's resolver. */
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
+        return create(settings, clock, PublicAddressGate.SYSTEM, database, metrics);
+    }
+
+    /** The services of a process; {@code resolver} answers the public-address gate's look-ups (tests pass their own). */
+    public static Services create(Settings settings, Clock clock, PublicAddressGate.Resolver resolver, Database database,
+                                  PrometheusMeterRegistry metrics) {
         boolean devMode = settings.flag(Setting.DEV);
+        // The one decision of development mode's exemption from the address rules, for registration and sending alike.
+        var addressGate = PublicAddressGate.of(devMode, resolver);
         var jdbi = database.jdbi();
         var audit = new AuditLog(metrics);
         var passwordCost = PasswordHashSettings.from(settings);
@@ -69,7 +80,7 @@ public record Services(
         var deliveries = new DeliveryService(jdbi, clock, new Recovery(
                 settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)));
         var notices = NotificationSettings.from(settings).isPresent() ? OperatorNotices.on() : OperatorNotices.off();
-        var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), audit, new dev.ledgerlink.callbacks.VerificationRequests() {
+        var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, new CallbackUriRule(addressGate), audit, new dev.ledgerlink.callbacks.VerificationRequests() {
                     @Override
                     public void enqueue(org.jdbi.v3.core.Handle transaction, long callbackId) {
                         deliveries.enqueueVerification(transaction, callbackId);
@@ -96,7 +107,8 @@ public record Services(
                 new CallbackHistory(callbacks, deliveries),
                 new OperatorCallbacks(jdbi, clock, deliveries::dropPending, audit),
                 notices,
-                new RetentionSweeper(jdbi, database.dialect(), clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics));
+                new RetentionSweeper(jdbi, database.dialect(), clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics),
+                addressGate);
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

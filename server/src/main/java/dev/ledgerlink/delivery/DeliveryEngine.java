@@ -2,6 +2,7 @@ package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.callbacks.DeliveryFailures;
+import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retry.RetryRule;
 import dev.ledgerlink.secrets.SecretBox;
@@ -85,7 +86,7 @@ public final class DeliveryEngine implements AutoCloseable {
         this.userAgent = config.userAgent();
         this.metrics = new DeliveryMetrics(registry);
         this.slots = new Semaphore(concurrency);
-        this.sender = new DeliverySender(config.timeout(), config.guardTargets(), clock);
+        this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock);
         this.recorder = new ResultRecorder(database.jdbi(), clock, config.retryRule(), config.failures(), metrics, notices, audit);
         this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
         this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().start(this::dispatchLoop);
@@ -93,7 +94,15 @@ public final class DeliveryEngine implements AutoCloseable {
 
     /** What the engine is told by the settings. */
     public record Config(RetryRule retryRule, DeliveryFailures failures, Duration timeout, Duration lease, Duration stallMargin,
-                         Duration pollInterval, int concurrency, int perCallbackConcurrency, boolean guardTargets, String userAgent) {}
+                         Duration pollInterval, int concurrency, int perCallbackConcurrency, PublicAddressGate addressGate, String userAgent) {}
+
+    /**
+     * Once per process, at start, before any HTTP client exists: lets the sender pin an http request to
+     * the address the gate checked, the URI's host in its Host header (DeliverySender).
+     */
+    public static void allowHostHeaderOfPinnedRequests() {
+        DeliverySender.allowHostHeader();
+    }
 
     /** How long the dispatcher has been stuck in one claim pass, when it is (DispatcherWatchdog). */
     public java.util.Optional<Duration> stalled() {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.oauth.TokenPrincipal;
 import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.secrets.SecretBox;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
 @LedgerlinkTest
 class CallbackServiceTest {
     private static final String URI = "http://127.0.0.1:9/hook";
+    private static final CallbackUriRule DEV_URIS = new CallbackUriRule(PublicAddressGate.of(true, PublicAddressGate.SYSTEM));
     static TestServer server;
     Fixtures f;
     private SecretBox box;
@@ -43,7 +45,7 @@ class CallbackServiceTest {
         var s = server.services();
         box = SecretBox.fromBase64(SecretBox.newKeyBase64());
         callbacks = new CallbackService(s.database().jdbi(), server.clock, s.accounts(), box,
-                CallbackUriRule.system(true), s.audit(), new VerificationRequests() {
+                DEV_URIS, s.audit(), new VerificationRequests() {
                     @Override
                     public void enqueue(org.jdbi.v3.core.Handle transaction, long callbackId) {
                         verificationRequests.add(callbackId);
@@ -230,7 +232,7 @@ class CallbackServiceTest {
     @Test
     void aCallbackAndItsVerificationRequestCommitTogether() {
         var s = server.services();
-        var failing = new CallbackService(s.database().jdbi(), server.clock, s.accounts(), box, CallbackUriRule.system(true), s.audit(),
+        var failing = new CallbackService(s.database().jdbi(), server.clock, s.accounts(), box, DEV_URIS, s.audit(),
                 new VerificationRequests() {
                     @Override
                     public void enqueue(org.jdbi.v3.core.Handle transaction, long callbackId) {
