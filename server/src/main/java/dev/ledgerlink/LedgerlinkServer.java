@@ -3,7 +3,6 @@ package dev.ledgerlink;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.config.StartupChecks;
-import dev.ledgerlink.delivery.DeliveryEngine;
 import dev.ledgerlink.logging.LogFormat;
 import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.NotificationSender;
@@ -63,11 +62,10 @@ public final class LedgerlinkServer implements AutoCloseable {
                     "environment variable {} is not a ledgerlink setting and is ignored (a typo? see docs/configuration.md)", unknown);
         }
         Database db = openDatabase(settings, metrics);
+        List<AutoCloseable> workers = new ArrayList<>();
         try {
-            Services services = Services.create(settings, clock, resolver, db, metrics);
-            List<AutoCloseable> workers = new ArrayList<>();
-            DeliveryEngine deliveryEngine = DeliveryEngines.start(services);
-            workers.add(deliveryEngine);
+            Services services = Services.withDeliveryEngine(settings, clock, resolver, db, metrics);
+            services.deliveryEngine().ifPresent(workers::add);
             if (settings.get(Setting.BASE_URL).isBlank() && !settings.flag(Setting.DEV)) {
                 org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn("base-url is not set: discovery and the "
                         + "authorization flow announce this server's bound address (http://host:port); set base-url "
@@ -82,6 +80,7 @@ public final class LedgerlinkServer implements AutoCloseable {
             if (management != null) workers.add(management::stop);
             return new LedgerlinkServer(services, web, management, workers, gc);
         } catch (RuntimeException e) {
+            closeAll(workers);
             db.close();
             throw e;
         }
@@ -124,6 +123,13 @@ public final class LedgerlinkServer implements AutoCloseable {
     @Override
     public void close() {
         web.stop();
+        closeAll(workers);
+        gcMetrics.close();
+        services.database().close();
+    }
+
+    /** The workers in the reverse order of their start: the delivery engine, first started, stops last. */
+    private static void closeAll(List<AutoCloseable> workers) {
         for (AutoCloseable w : workers.reversed()) {
             try {
                 w.close();
@@ -131,7 +137,5 @@ public final class LedgerlinkServer implements AutoCloseable {
                 org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn("worker did not stop cleanly", e);
             }
         }
-        gcMetrics.close();
-        services.database().close();
     }
 }

@@ -17,8 +17,9 @@ import org.jdbi.v3.core.Handle;
 /**
  * Each callback's run of failures (callbacks.failing_since) and the disabling it leads to: the
  * {@link DisablePolicy} says when, {@link CallbackStateMachine} says what follows, and this class
- * applies it on the callbacks table (STOP_NOTIFICATIONS sets disabled). The caller writes the audit
- * line of a disabling once its transaction has committed.
+ * writes it on the callbacks table (disabled) and has {@link CallbackEffects} drop what was pending,
+ * all in the recorder's transaction. The caller writes the audit line of a disabling once that
+ * transaction has committed.
  *
  * <p>Per callback and batch of attempts: an endpoint that answered 410 Gone disables its callback at
  * once; otherwise a failure counts only when no attempt of the batch to the same callback succeeded
@@ -26,9 +27,11 @@ import org.jdbi.v3.core.Handle;
  */
 public final class FailureRuns implements DeliveryFailures {
     private final DisablePolicy policy;
+    private final CallbackEffects effects;
 
-    public FailureRuns(DisablePolicy policy) {
+    public FailureRuns(DisablePolicy policy, CallbackQueue queue) {
         this.policy = policy;
+        this.effects = new CallbackEffects(queue);
     }
 
     @Override
@@ -45,17 +48,23 @@ public final class FailureRuns implements DeliveryFailures {
         }
         List<Disabled> disabled = new ArrayList<>();
         for (Attempted a : gone.values()) {
-            gone(h, a, now).ifPresent(t -> disabled.add(new Disabled(a.callbackId(), t, "endpoint_gone", "its endpoint answered 410 Gone")));
+            gone(h, a, now).ifPresent(t -> disabled.add(disabled(h, a, t, "endpoint_gone", "its endpoint answered 410 Gone", now)));
         }
         for (Attempted a : failed.values()) {
             if (succeeded.contains(a.callbackId()) || gone.containsKey(a.callbackId())) continue;
-            failed(h, a, now).ifPresent(t -> disabled.add(new Disabled(a.callbackId(), t, "failing_too_long",
-                    "every attempt failed since " + a.failingSince())));
+            failed(h, a, now).ifPresent(t -> disabled.add(disabled(h, a, t, "failing_too_long",
+                    "every attempt failed since " + a.failingSince(), now)));
         }
         if (!succeeded.isEmpty()) {
             h.createUpdate(CallbackStore.END_FAILURE_RUNS).bindList("ids", List.copyOf(succeeded)).bind("now", now).execute();
         }
         return disabled;
+    }
+
+    /** A callback just disabled: the transition's effects on its pending deliveries. */
+    private Disabled disabled(Handle h, Attempted a, Transition t, String cause, String why, Instant now) {
+        int dropped = effects.apply(h, a.callbackId(), t, "callback disabled: " + why, now).dropped();
+        return new Disabled(a.callbackId(), cause, why, dropped);
     }
 
     /**

@@ -65,11 +65,7 @@ public final class DeliveryActivity {
     public record MinuteCount(Instant minute, String outcome, long attempts) {}
 
     /** A callback's latest attempt. */
-    public record LastAttempt(long callbackId, long deliveryId, int attempt, Instant attemptedAt, Integer statusCode, long durationMs, String error) {
-        public boolean succeeded() {
-            return RetryRule.succeeded(statusCode);
-        }
-    }
+    public record LastAttempt(long callbackId, long deliveryId, int attempt, Instant attemptedAt, Integer statusCode, long durationMs, String error) {}
 
     static final class TailMapper implements RowMapper<TailEntry> {
         @Override

@@ -1,8 +1,6 @@
 package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.audit.AuditLog;
-import dev.ledgerlink.callbacks.CallbackStateMachine;
-import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
 import dev.ledgerlink.callbacks.DeliveryFailures;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retry.RetryRule;
@@ -154,8 +152,7 @@ final class ResultRecorder implements AutoCloseable {
                 }
                 if (reported == DeliveryFailures.Outcome.SUCCEEDED) tally.delivered++;
                 else tally.failed++;
-                reports.add(new DeliveryFailures.Attempted(d.callbackId(), CallbackStateMachine.stateOf(d.verified(), d.disabled()),
-                        d.failingSince(), reported));
+                reports.add(new DeliveryFailures.Attempted(d.callbackId(), d.callbackState(), d.failingSince(), reported));
             }
             PlainJdbc.batch(h, DeliveryStore.INSERT_ATTEMPT, attempts, ResultRecorder::bindAttempt);
             PlainJdbc.batch(h, DeliveryStore.RECORD_LAST_ATTEMPT, latestPerCallback.values(), ResultRecorder::bindLastAttempt);
@@ -247,18 +244,13 @@ final class ResultRecorder implements AutoCloseable {
         }
     }
 
-    /** A callback the callbacks capability just disabled: the effects on the queue, the operator's notice, the audit line. */
+    /** A callback the callbacks capability just disabled (and dropped what was pending for): the operator's notice, the audit line. */
     private void disabled(Handle h, ClaimedDelivery d, DeliveryFailures.Disabled off, Instant now, Drops drops, Tally tally) {
         tally.disabled++;
-        int dropped = 0;
-        if (off.transition().has(Effect.DROP_PENDING)) {
-            dropped = h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", d.callbackId())
-                    .bind("reason", "callback disabled: " + off.why()).bind("now", now).execute();
-            drops.add(d, dropped);
-        }
+        drops.add(d, off.dropped());
         notices.callbackDisabled(h, d.callbackId(), d.callbackAccountId(), d.uri(), off.why(), now);
         audit.afterCommit(h, AuditLog.Event.CALLBACK_DISABLED, "callback_id", d.callbackId(), "account_id", d.callbackAccountId(),
-                "by", "delivery_engine", "cause", off.cause(), "deliveries_dropped", dropped, "reason", off.why());
+                "by", "delivery_engine", "cause", off.cause(), "deliveries_dropped", off.dropped(), "reason", off.why());
     }
 
     /** Writes what is still queued, then stops. */

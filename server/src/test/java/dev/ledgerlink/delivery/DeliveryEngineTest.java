@@ -60,7 +60,7 @@ class DeliveryEngineTest {
         assertTrue(StandardWebhooks.verify(callback.code(), messageId, r.header(StandardWebhooks.TIMESTAMP), r.body(),
                 r.header(StandardWebhooks.SIGNATURE), Instant.ofEpochSecond(Long.parseLong(r.header(StandardWebhooks.TIMESTAMP))), Duration.ofMinutes(5)));
         assertEquals(1, event.deliveries());
-        await("delivered is recorded", () -> only(server.services(), callback.id()).state().equals("delivered"));
+        await("delivered is recorded", () -> only(server.services(), callback.id()).state() == DeliveryState.DELIVERED);
     }
 
     @Test
@@ -88,7 +88,7 @@ class DeliveryEngineTest {
             f.publish("invoice.create", 7);
             var requests = receiver.await(3);
             assertEquals(1, requests.stream().map(r -> r.header("X-Service-Event-Id")).distinct().count());
-            await("delivered", () -> only(server.services(), id).state().equals("delivered"));
+            await("delivered", () -> only(server.services(), id).state() == DeliveryState.DELIVERED);
             DeliveryRecord d = only(server.services(), id);
             assertEquals(3, d.attempts().size());
             assertEquals(500, d.attempts().get(0).statusCode());
@@ -116,7 +116,7 @@ class DeliveryEngineTest {
             f.publish("invoice.update", 1);
 
             for (long id : new long[] {c500, c301, cSlow, cRefused}) {
-                await("callback " + id + " dropped", () -> only(server.services(), id).state().equals("dropped"));
+                await("callback " + id + " dropped", () -> only(server.services(), id).state() == DeliveryState.DROPPED);
                 DeliveryRecord d = only(server.services(), id);
                 assertEquals(3, d.attempts().size(), "three attempts: the first and two retries");
                 assertTrue(d.dropReason().contains("3 attempts"), d.dropReason());
@@ -144,7 +144,7 @@ class DeliveryEngineTest {
             f.publish("invoice.create", 1);
             await("disabled", () -> f.callback(id).disabled());
             DeliveryRecord d = only(server.services(), id);
-            await("dropped", () -> only(server.services(), id).state().equals("dropped"));
+            await("dropped", () -> only(server.services(), id).state() == DeliveryState.DROPPED);
             assertTrue(only(server.services(), id).dropReason().contains("disabled"), only(server.services(), id).dropReason());
             assertTrue(d.attempts().size() < 9, "dropped by the disable, before the schedule ran out");
             assertEquals(0, f.publish("invoice.create", 2).deliveries(), "a disabled callback gets nothing");
@@ -223,7 +223,7 @@ class DeliveryEngineTest {
         f.resend(unverified);   // unverified again until the new code comes back
         f.delete(deleted);
         try (var ticking = server.clock.followRealTime()) {
-            await("dropped at send time", () -> only(server.services(), unverified).state().equals("dropped"));
+            await("dropped at send time", () -> only(server.services(), unverified).state() == DeliveryState.DROPPED);
         }
         assertTrue(only(server.services(), unverified).dropReason().contains("verified"));
         assertEquals(1, only(server.services(), unverified).attempts().size());
@@ -281,13 +281,13 @@ class DeliveryEngineTest {
             DeliveryRecord.Attempt a = d.attempts().getFirst();
             assertNull(a.statusCode());
             assertEquals("refused: the host hooks.example.com resolves to a non-public address (10.0.0.1, private-use)", a.error());
-            assertEquals("pending", d.state(), "a retry is scheduled, as for any failed attempt");
+            assertEquals(DeliveryState.PENDING, d.state(), "a retry is scheduled, as for any failed attempt");
             assertEquals(List.of("hooks.example.com", "hooks.example.com"), asked, "resolved when registered, and again when sent");
         }
     }
 
     private static DeliveryRecord verificationOf(TestServer server, long callbackId) {
-        List<DeliveryRecord> all = server.services().deliveries().history(null, callbackId, 1, 10).deliveries();
+        List<DeliveryRecord> all = server.services().deliveryReads().history(null, callbackId, 1, 10).deliveries();
         assertEquals(1, all.size(), "the verification request only");
         return all.getFirst();
     }

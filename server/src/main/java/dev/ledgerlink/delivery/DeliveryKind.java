@@ -1,0 +1,22 @@
+package dev.ledgerlink.delivery;
+
+import java.util.Locale;
+
+/**
+ * What a delivery carries (deliveries.kind): an event's notification to a subscribed callback, or a
+ * callback's verification request (sent whatever the callback's state, with the latest code).
+ */
+public enum DeliveryKind {
+    EVENT, VERIFICATION;
+
+    /** As deliveries.kind stores it and the API shows it: {@code event}, {@code verification}. */
+    public String value() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    static DeliveryKind stored(String value) {
+        for (DeliveryKind k : values()) if (k.value().equals(value)) return k;
+        throw new IllegalStateException("deliveries.kind holds an unknown kind: " + value);
+    }
+
+}
