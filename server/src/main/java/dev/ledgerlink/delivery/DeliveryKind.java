@@ -9,14 +9,16 @@ import java.util.Locale;
 public enum DeliveryKind {
     EVENT, VERIFICATION;
 
+    private static final DeliveryKind[] ALL = values();
+    private final String value = name().toLowerCase(Locale.ROOT);
+
     /** As deliveries.kind stores it and the API shows it: {@code event}, {@code verification}. */
     public String value() {
-        return name().toLowerCase(Locale.ROOT);
+        return value;
     }
 
     static DeliveryKind stored(String value) {
-        for (DeliveryKind k : values()) if (k.value().equals(value)) return k;
+        for (DeliveryKind k : ALL) if (k.value().equals(value)) return k;
         throw new IllegalStateException("deliveries.kind holds an unknown kind: " + value);
     }
-
 }

@@ -10,14 +10,17 @@ import java.util.Optional;
 public enum DeliveryState {
     PENDING, DELIVERED, DROPPED;
 
+    private static final DeliveryState[] ALL = values();
+    private final String value = name().toLowerCase(Locale.ROOT);
+
     /** As deliveries.state stores it and the API shows it: {@code pending}, {@code delivered}, {@code dropped}. */
     public String value() {
-        return name().toLowerCase(Locale.ROOT);
+        return value;
     }
 
     /** The state a stored or requested value names, if any. */
     public static Optional<DeliveryState> of(String value) {
-        for (DeliveryState s : values()) if (s.value().equals(value)) return Optional.of(s);
+        for (DeliveryState s : ALL) if (s.value().equals(value)) return Optional.of(s);
         return Optional.empty();
     }
 
