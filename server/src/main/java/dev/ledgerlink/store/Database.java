@@ -106,8 +106,6 @@ public final class Database implements AutoCloseable {
     /** Transactions that share their commit with concurrent ones (the refresh grant: small, frequent, each a durable commit). */
     public GroupCommit groupCommit() { return groupCommit; }
 
-    public javax.sql.DataSource dataSource() { return dataSource; }
-
     /**
      * Closes {@code resource} with the database, before its pool: a user of the pool with work in
      * flight (the refresh rotations' batcher, oauth/RotationBatches) finishes it first.
