@@ -77,7 +77,7 @@ public final class AuthorizationCodeGrant {
      */
     private OAuthError reused(Application client, AuthorizationCodeRow row) {
         Revoked r = jdbi.inTransaction(h -> {
-            Long grantId = h.attach(TokenStore.class).grantOfCode(row.id()).orElse(null);
+            Long grantId = h.attach(GrantStore.class).grantOfCode(row.id()).orElse(null);
             int revoked = grantId == null ? 0 : tokens.revokeGrant(h, grantId);
             Instant usedAt = row.usedAt() != null ? row.usedAt() : h.attach(AuthorizationCodeStore.class).usedAt(row.id()).orElse(null);
             return new Revoked(usedAt, grantId, revoked);

@@ -51,7 +51,7 @@ public final class Introspection {
         if (presented instanceof TokenFormat.Foreign) return inactive();
         return jdbi.withHandle(h -> {
             HotTokenStore store = new HotTokenStore(h);
-            TokenStore tokens = h.attach(TokenStore.class);
+            GrantStore tokens = h.attach(GrantStore.class);
             boolean refreshFirst = "refresh_token".equals(tokenTypeHint);
             Optional<Map<String, Object>> first = refreshFirst ? refresh(caller, store, presented) : access(caller, store, tokens, presented);
             if (first.isPresent()) return first.get();
@@ -60,7 +60,7 @@ public final class Introspection {
     }
 
     /** Empty when the token is no access token of ours; inactive when it is one the caller may not see, or one that ended. */
-    private Optional<Map<String, Object>> access(Caller caller, HotTokenStore store, TokenStore tokens, TokenFormat.Presented presented) {
+    private Optional<Map<String, Object>> access(Caller caller, HotTokenStore store, GrantStore tokens, TokenFormat.Presented presented) {
         Optional<AccessTokenRow> row = store.accessToken(presented);
         if (row.isEmpty()) return Optional.empty();
         AccessTokenRow t = row.get();

@@ -42,7 +42,7 @@ public final class Revocation {
     private boolean revokeAccess(org.jdbi.v3.core.Handle h, HotTokenStore store, Application client, TokenFormat.Presented presented) {
         Optional<AccessTokenRow> row = store.accessToken(presented);
         if (row.isEmpty()) return false;
-        if (row.get().applicationId() == client.id()) h.attach(TokenStore.class).revokeAccessToken(row.get().id(), tokens.now());
+        if (row.get().applicationId() == client.id()) h.attach(GrantStore.class).revokeAccessToken(row.get().id(), tokens.now());
         return true;
     }
 

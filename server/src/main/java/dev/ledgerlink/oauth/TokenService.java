@@ -61,7 +61,7 @@ public final class TokenService implements AccessTokenVerifier {
 
     /** Inside the caller's transaction: a new grant, older refresh tokens of the pair superseded, a new pair. */
     TokenPair issueForNewGrant(Handle h, long userId, long applicationId, Set<String> scopes, Long codeId) {
-        TokenStore store = h.attach(TokenStore.class);
+        GrantStore store = h.attach(GrantStore.class);
         Instant now = now();
         String scopeString = Scopes.join(scopes);
         store.ensureSlot(userId, applicationId, now);
@@ -107,7 +107,7 @@ public final class TokenService implements AccessTokenVerifier {
 
     /** Ends every token of a grant; returns how many were still live. */
     int revokeGrant(Handle h, long grantId) {
-        TokenStore store = h.attach(TokenStore.class);
+        GrantStore store = h.attach(GrantStore.class);
         Instant now = now();
         return store.revokeRefreshTokensOfGrant(grantId, now) + store.revokeAccessTokensOfGrant(grantId, now);
     }
@@ -131,6 +131,6 @@ public final class TokenService implements AccessTokenVerifier {
 
     /** How many refresh tokens of this user and application are live (the rule says: at most one). */
     public int liveRefreshTokens(long userId, long applicationId) {
-        return jdbi.withExtension(TokenStore.class, s -> s.countLiveRefreshTokens(userId, applicationId));
+        return jdbi.withExtension(GrantStore.class, s -> s.countLiveRefreshTokens(userId, applicationId));
     }
 }

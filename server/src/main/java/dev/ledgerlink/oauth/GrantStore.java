@@ -10,7 +10,7 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
  * Grants, the per (user, application) slot, superseding and revoking. The statements of the hot
  * paths (the refresh grant, bearer verification) are in {@link HotTokenStore}.
  */
-public interface TokenStore {
+public interface GrantStore {
 
     @SqlUpdate("""
             insert into oauth_grants (user_id, application_id, code_id, scopes, created_at)
