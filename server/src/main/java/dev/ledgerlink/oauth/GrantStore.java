@@ -8,7 +8,7 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
 /**
  * Grants, the per (user, application) slot, superseding and revoking. The statements of the hot
- * paths (the refresh grant, bearer verification) are in {@link HotTokenStore}.
+ * paths (the refresh grant, bearer verification) are in {@link TokenStore}.
  */
 public interface GrantStore {
 
@@ -31,7 +31,7 @@ public interface GrantStore {
     @SqlUpdate("update oauth_token_slots set issued_at = :now where user_id = :userId and application_id = :applicationId")
     int lockSlot(long userId, long applicationId, Instant now);
 
-    /** Ends the pair's live grant, if any: its refresh tokens are no longer live (HotTokenStore reads the grant with the token). */
+    /** Ends the pair's live grant, if any: its refresh tokens are no longer live (TokenStore reads the grant with the token). */
     @SqlUpdate("""
             update oauth_grants set superseded_at = :now
             where user_id = :userId and application_id = :applicationId and superseded_at is null""")

@@ -50,7 +50,7 @@ public final class Introspection {
         TokenFormat.Presented presented = format.parse(token);
         if (presented instanceof TokenFormat.Foreign) return inactive();
         return jdbi.withHandle(h -> {
-            HotTokenStore store = new HotTokenStore(h);
+            TokenStore store = new TokenStore(h);
             GrantStore tokens = h.attach(GrantStore.class);
             boolean refreshFirst = "refresh_token".equals(tokenTypeHint);
             Optional<Map<String, Object>> first = refreshFirst ? refresh(caller, store, presented) : access(caller, store, tokens, presented);
@@ -60,7 +60,7 @@ public final class Introspection {
     }
 
     /** Empty when the token is no access token of ours; inactive when it is one the caller may not see, or one that ended. */
-    private Optional<Map<String, Object>> access(Caller caller, HotTokenStore store, GrantStore tokens, TokenFormat.Presented presented) {
+    private Optional<Map<String, Object>> access(Caller caller, TokenStore store, GrantStore tokens, TokenFormat.Presented presented) {
         Optional<AccessTokenRow> row = store.accessToken(presented);
         if (row.isEmpty()) return Optional.empty();
         AccessTokenRow t = row.get();
@@ -73,7 +73,7 @@ public final class Introspection {
         return Optional.of(m);
     }
 
-    private Optional<Map<String, Object>> refresh(Caller caller, HotTokenStore store, TokenFormat.Presented presented) {
+    private Optional<Map<String, Object>> refresh(Caller caller, TokenStore store, TokenFormat.Presented presented) {
         Optional<RefreshTokenRow> row = store.refreshToken(presented);
         if (row.isEmpty()) return Optional.empty();
         RefreshTokenRow t = row.get();

@@ -30,7 +30,7 @@ import org.jdbi.v3.core.Jdbi;
  * savepoint, and each answered only once the shared commit is durable.
  *
  * <p>On PostgreSQL the common case, a live token of this client issued since V22 (found by id), takes
- * one statement instead of a transaction of four (HotTokenStore.ROTATE_REFRESH_TOKENS: use and mint as
+ * one statement instead of a transaction of four (TokenStore.ROTATE_REFRESH_TOKENS: use and mint as
  * data-modifying CTEs, the same conditions; concurrent grants share one such statement, RotationBatches); only when it rotates nothing does the transaction above run, to refuse with the
  * reason (or, had the token become live meanwhile, which cannot happen, to rotate it after all).
  */
@@ -77,7 +77,7 @@ public final class RefreshTokenGrant {
         // grants share its commit (store/GroupCommit), each under a savepoint of its own: on H2 a
         // durable commit (one chunk written) was most of a grant's cost.
         Optional<TokenPair> pair = commits.inTransaction(h -> {
-            HotTokenStore store = new HotTokenStore(h);
+            TokenStore store = new TokenStore(h);
             RefreshTokenRow token = store.refreshToken(presented)
                     .orElseThrow(() -> invalidGrant("refresh token is unknown"));
             if (token.applicationId() != client.id()) throw invalidGrant("refresh token was issued to another client");
@@ -93,7 +93,7 @@ public final class RefreshTokenGrant {
         });
         if (pair.isPresent()) return TokenResponse.of(pair.get());
         // Another request used it between our read and our update: describe what it is now.
-        RefreshTokenRow now = jdbi.withHandle(h -> new HotTokenStore(h).refreshToken(presented)).orElseThrow();
+        RefreshTokenRow now = jdbi.withHandle(h -> new TokenStore(h).refreshToken(presented)).orElseThrow();
         throw now.usedAt() != null ? replayed(client, now) : invalidGrant("refresh token is no longer live");
     }
 

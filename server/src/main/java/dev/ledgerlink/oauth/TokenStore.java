@@ -20,7 +20,7 @@ import org.jdbi.v3.core.Handle;
  * of the presented secret, compared in constant time; a token issued before V22 is found through
  * oauth_legacy_token_hashes. Every "use once" is a conditional UPDATE whose row count decides.
  */
-final class HotTokenStore {
+final class TokenStore {
     static final String INSERT_REFRESH_TOKEN = """
             insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)
             values (?, ?, ?, ?, ?, ?)""";
@@ -135,7 +135,7 @@ final class HotTokenStore {
 
     private final Handle h;
 
-    HotTokenStore(Handle h) {
+    TokenStore(Handle h) {
         this.h = h;
     }
 
