@@ -7,8 +7,9 @@ import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
 /**
- * Grants, the per (user, application) slot, superseding and revoking. The statements of the hot
- * paths (the refresh grant, bearer verification) are in {@link TokenStore}.
+ * Grants (one authorization of a user for an application) and the per (user, application) slot that
+ * orders new authorizations of a pair: inserting a grant, finding a code's, superseding the pair's
+ * live one. The tokens issued under a grant are in {@link TokenStore}.
  */
 public interface GrantStore {
 
@@ -36,22 +37,4 @@ public interface GrantStore {
             update oauth_grants set superseded_at = :now
             where user_id = :userId and application_id = :applicationId and superseded_at is null""")
     int supersedeLiveGrant(long userId, long applicationId, Instant now);
-
-    @SqlUpdate("update oauth_access_tokens set revoked_at = :now where id = :id and revoked_at is null")
-    int revokeAccessToken(long id, Instant now);
-
-    @SqlUpdate("update oauth_access_tokens set revoked_at = :now where grant_id = :grantId and revoked_at is null")
-    int revokeAccessTokensOfGrant(long grantId, Instant now);
-
-    @SqlUpdate("update oauth_refresh_tokens set revoked_at = :now where grant_id = :grantId and revoked_at is null")
-    int revokeRefreshTokensOfGrant(long grantId, Instant now);
-
-    @SqlQuery("""
-            select count(*) from oauth_grants g join oauth_refresh_tokens r on r.grant_id = g.id
-            where g.user_id = :userId and g.application_id = :applicationId
-              and\s""" + RefreshLiveness.GRANT_LIVE + " and " + RefreshLiveness.TOKEN_LIVE)
-    int countLiveRefreshTokens(long userId, long applicationId);
-
-    @SqlQuery("select created_at from oauth_access_tokens where id = :id")
-    Instant accessTokenCreatedAt(long id);
 }

@@ -32,17 +32,17 @@ public final class Revocation {
         jdbi.useTransaction(h -> {
             TokenStore store = new TokenStore(h);
             if (refreshFirst) {
-                if (!revokeRefresh(h, store, client, presented)) revokeAccess(h, store, client, presented);
+                if (!revokeRefresh(h, store, client, presented)) revokeAccess(store, client, presented);
             } else {
-                if (!revokeAccess(h, store, client, presented)) revokeRefresh(h, store, client, presented);
+                if (!revokeAccess(store, client, presented)) revokeRefresh(h, store, client, presented);
             }
         });
     }
 
-    private boolean revokeAccess(org.jdbi.v3.core.Handle h, TokenStore store, Application client, TokenFormat.Presented presented) {
+    private boolean revokeAccess(TokenStore store, Application client, TokenFormat.Presented presented) {
         Optional<AccessTokenRow> row = store.accessToken(presented);
         if (row.isEmpty()) return false;
-        if (row.get().applicationId() == client.id()) h.attach(GrantStore.class).revokeAccessToken(row.get().id(), tokens.now());
+        if (row.get().applicationId() == client.id()) store.revokeAccessToken(row.get().id(), tokens.now());
         return true;
     }
 

@@ -107,7 +107,7 @@ public final class TokenService implements AccessTokenVerifier {
 
     /** Ends every token of a grant; returns how many were still live. */
     int revokeGrant(Handle h, long grantId) {
-        GrantStore store = h.attach(GrantStore.class);
+        TokenStore store = new TokenStore(h);
         Instant now = now();
         return store.revokeRefreshTokensOfGrant(grantId, now) + store.revokeAccessTokensOfGrant(grantId, now);
     }
@@ -131,6 +131,6 @@ public final class TokenService implements AccessTokenVerifier {
 
     /** How many refresh tokens of this user and application are live (the rule says: at most one). */
     public int liveRefreshTokens(long userId, long applicationId) {
-        return jdbi.withExtension(GrantStore.class, s -> s.countLiveRefreshTokens(userId, applicationId));
+        return jdbi.withHandle(h -> new TokenStore(h).countLiveRefreshTokens(userId, applicationId));
     }
 }

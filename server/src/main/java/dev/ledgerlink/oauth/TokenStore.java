@@ -12,15 +12,17 @@ import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
 /**
- * The statements of the hot paths: the refresh grant (read, use, insert the successor pair) and
- * bearer verification. Plain JDBC on the handle's connection (store/PlainJdbc says why: JDBI's
- * per-statement work cost more CPU than these statements at thousands of grants per second), with
- * the SQL in plain sight here, its parameters by position. A token's row is found by its primary key
+ * Refresh and access tokens: every statement on oauth_refresh_tokens and oauth_access_tokens outside
+ * retention and the operators' listings (Grants). The statements of the hot paths, the refresh grant
+ * (read, use, insert the successor pair) and bearer verification, are plain JDBC on the handle's
+ * connection (store/PlainJdbc says why: JDBI's per-statement work cost more CPU than these statements
+ * at thousands of grants per second), with the SQL in plain sight here, its parameters by position;
+ * the rest (revoking, counting live tokens, an access token's issue time) is JDBI, further down. A token's row is found by its primary key
  * (the id in the token's selector, TokenFormat) and then taken only if its token_hash equals the hash
  * of the presented secret, compared in constant time; a token issued before V22 is found through
  * oauth_legacy_token_hashes. Every "use once" is a conditional UPDATE whose row count decides.
  */
-final class TokenStore {
+public final class TokenStore {
     static final String INSERT_REFRESH_TOKEN = """
             insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)
             values (?, ?, ?, ?, ?, ?)""";
@@ -135,7 +137,7 @@ final class TokenStore {
 
     private final Handle h;
 
-    TokenStore(Handle h) {
+    public TokenStore(Handle h) {
         this.h = h;
     }
 
@@ -258,5 +260,43 @@ final class TokenStore {
     Optional<AccessTokenRow> accessToken(TokenFormat.Presented token) {
         return find(token, TokenFormat.Kind.ACCESS, FIND_ACCESS_TOKEN, FIND_LEGACY_ACCESS_TOKEN, 8, r -> new AccessTokenRow(
                 r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getString(5), TimeMapping.read(r, 6), TimeMapping.read(r, 7)));
+    }
+
+    // Off the hot paths: JDBI.
+
+    static final String REVOKE_ACCESS_TOKEN = "update oauth_access_tokens set revoked_at = :now where id = :id and revoked_at is null";
+
+    static final String REVOKE_ACCESS_TOKENS_OF_GRANT =
+            "update oauth_access_tokens set revoked_at = :now where grant_id = :grantId and revoked_at is null";
+
+    static final String REVOKE_REFRESH_TOKENS_OF_GRANT =
+            "update oauth_refresh_tokens set revoked_at = :now where grant_id = :grantId and revoked_at is null";
+
+    static final String COUNT_LIVE_REFRESH_TOKENS = """
+            select count(*) from oauth_grants g join oauth_refresh_tokens r on r.grant_id = g.id
+            where g.user_id = :userId and g.application_id = :applicationId
+              and\s""" + RefreshLiveness.GRANT_LIVE + " and " + RefreshLiveness.TOKEN_LIVE;
+
+    static final String ACCESS_TOKEN_CREATED_AT = "select created_at from oauth_access_tokens where id = :id";
+
+    int revokeAccessToken(long id, Instant now) {
+        return h.createUpdate(REVOKE_ACCESS_TOKEN).bind("id", id).bind("now", now).execute();
+    }
+
+    int revokeAccessTokensOfGrant(long grantId, Instant now) {
+        return h.createUpdate(REVOKE_ACCESS_TOKENS_OF_GRANT).bind("grantId", grantId).bind("now", now).execute();
+    }
+
+    int revokeRefreshTokensOfGrant(long grantId, Instant now) {
+        return h.createUpdate(REVOKE_REFRESH_TOKENS_OF_GRANT).bind("grantId", grantId).bind("now", now).execute();
+    }
+
+    /** How many refresh tokens of this user and application are live (the rule says: at most one). */
+    public int countLiveRefreshTokens(long userId, long applicationId) {
+        return h.createQuery(COUNT_LIVE_REFRESH_TOKENS).bind("userId", userId).bind("applicationId", applicationId).mapTo(Integer.class).one();
+    }
+
+    Instant accessTokenCreatedAt(long id) {
+        return h.createQuery(ACCESS_TOKEN_CREATED_AT).bind("id", id).mapTo(Instant.class).one();
     }
 }

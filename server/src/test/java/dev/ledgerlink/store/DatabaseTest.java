@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.ledgerlink.oauth.GrantStore;
+import dev.ledgerlink.oauth.TokenStore;
 import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.testing.TestDatabases;
 import java.nio.file.Path;
@@ -444,7 +444,7 @@ class DatabaseTest {
             int liveIndexes = d.jdbi().withHandle(h -> h.createQuery(indexes).mapTo(Integer.class).one());
             assertEquals(0, liveIndexes, "the liveness index is gone");
             for (long application : new long[] {app, otherApp}) {
-                int live = d.jdbi().withExtension(GrantStore.class, s -> s.countLiveRefreshTokens(user, application));
+                int live = d.jdbi().withHandle(h -> new TokenStore(h).countLiveRefreshTokens(user, application));
                 assertEquals(1, live, "the newest grant's token is the pair's live one");
             }
         }
