@@ -73,7 +73,7 @@ public final class TokenService implements AccessTokenVerifier {
         return mint(new TokenStore(h), grantId, userId, applicationId, scopeString, now);
     }
 
-    /** Inside the caller's transaction: the successor of a refresh token just used, in the same grant (RefreshTokenGrant). */
+    /** Inside the caller's transaction: the successor of a refresh token just used, in the same grant (RotationInTransaction). */
     TokenPair mintSuccessor(TokenStore store, RefreshTokenRow used, Instant now) {
         return mint(store, used.grantId(), used.userId(), used.applicationId(), used.scopes(), now);
     }

@@ -26,7 +26,7 @@ import org.jdbi.v3.core.Jdbi;
  * <p>Groups form on their own (store/Batcher): while a group commits, the next requests queue,
  * and the next group is whatever queued meanwhile; a lone request runs as a plain transaction.
  *
- * <p>Used by the refresh grant (oauth/RefreshTokenGrant), where on H2 the durable commit, one chunk
+ * <p>Used by the refresh grant (oauth/RotationInTransaction), where on H2 the durable commit, one chunk
  * written per transaction, was a large share of a grant: in interleaved runs of the token scenario
  * (docs/BENCHMARKS.md) refresh grants went up about 9% (within this machine's run-to-run spread) and
  * their p99 at 64 chains from 102-105 ms to 54-76 ms; on a machine whose commits cost more, 2.2-2.6x
