@@ -1,4 +1,4 @@
-package dev.ledgerlink.store;
+package dev.ledgerlink.store.migration;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,6 +10,9 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ledgerlink.oauth.TokenStore;
 import dev.ledgerlink.secrets.Hashes;
+import dev.ledgerlink.store.Database;
+import dev.ledgerlink.store.JdbcUrls;
+import dev.ledgerlink.store.TimeMapping;
 import dev.ledgerlink.testing.TestDatabases;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -27,8 +30,8 @@ import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The store itself, on whichever database this run of the suite uses. */
-class DatabaseTest {
+/** Opening a database and its migrations, on whichever database this run of the suite uses. */
+class MigrationsTest {
     @Test
     void migrationsRunAndInstantsRoundTripAsUtcOnBothDatabases() {
         var db = TestDatabases.fresh();
@@ -406,7 +409,7 @@ class DatabaseTest {
         long otherApp;
         try (HikariDataSource ds = poolAt(db, dialect, "22")) {
             Jdbi jdbi = Jdbi.create(ds);
-            long oldest = jdbi.withHandle(DatabaseTest::grantBeforeV21);
+            long oldest = jdbi.withHandle(MigrationsTest::grantBeforeV21);
             long[] ids = jdbi.withHandle(h -> {
                 long u = h.createQuery("select user_id from oauth_grants where id = :g").bind("g", oldest).mapTo(Long.class).one();
                 long a = h.createQuery("select application_id from oauth_grants where id = :g").bind("g", oldest).mapTo(Long.class).one();

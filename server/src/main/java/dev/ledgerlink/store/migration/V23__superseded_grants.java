@@ -1,4 +1,4 @@
-package dev.ledgerlink.store;
+package dev.ledgerlink.store.migration;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -39,7 +39,7 @@ public final class V23__superseded_grants extends BaseJavaMigration {
         for (Step step : steps(SchemaQueries.isH2(c), PAGE)) step.run(c);
     }
 
-    /** The steps in order; each can run again after any of them was cut off (DatabaseTest runs them so). */
+    /** The steps in order; each can run again after any of them was cut off (MigrationsTest runs them so). */
     static List<Step> steps(boolean h2, int page) {
         List<Step> steps = new ArrayList<>();
         steps.add(sql("alter table oauth_grants add column if not exists superseded_at timestamp with time zone"));

@@ -1,4 +1,4 @@
-package dev.ledgerlink.store;
+package dev.ledgerlink.store.migration;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,7 +12,7 @@ import javax.sql.DataSource;
  * working. Nothing to do on a new database or one already renumbered. A row is matched by its old
  * version and its old script: version 21 has been a different migration since (V21__binary_token_hashes).
  */
-final class MigrationHistory {
+public final class MigrationHistory {
     private static final String[][] RENUMBERED = {
             {"21", "V21__oauth_live_refresh_index.sql", "5", "V5__oauth_live_refresh_index.sql"},
             {"30", "V30__callback_verify_throttle.sql", "6", "V6__callback_verify_throttle.sql"},
@@ -20,7 +20,7 @@ final class MigrationHistory {
 
     private MigrationHistory() {}
 
-    static void renumberUnreleased(DataSource ds) throws SQLException {
+    public static void renumberUnreleased(DataSource ds) throws SQLException {
         try (Connection c = ds.getConnection()) {
             if (!hasHistory(c)) return;
             c.setAutoCommit(false);
