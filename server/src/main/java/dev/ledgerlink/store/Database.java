@@ -75,7 +75,7 @@ public final class Database implements AutoCloseable {
             throw e;
         }
         try {
-            MigrationHistory.renumberUnreleased(ds);
+            MigrationHistory.rewriteOldNames(ds);
             migrations(ds, dialect).load().migrate();
         } catch (SQLException e) {
             ds.close();

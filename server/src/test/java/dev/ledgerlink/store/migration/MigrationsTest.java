@@ -99,6 +99,30 @@ class MigrationsTest {
     }
 
     /**
+     * Flyway records a Java migration's class name as its script, and V20-V24 moved from
+     * dev.ledgerlink.store to dev.ledgerlink.store.migration: a database migrated before the move
+     * names the old classes in its history. It opens, validates and runs no migration again.
+     */
+    @Test
+    void aDatabaseMigratedBeforeTheJavaMigrationsMovedOpensAndValidates(@TempDir Path dir) {
+        var db = TestDatabases.freshShared(dir);
+        String history = "select \"installed_rank\", \"version\", \"script\" from \"flyway_schema_history\" order by \"installed_rank\"";
+        List<String> migrated;
+        try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {
+            migrated = d.jdbi().withHandle(h -> h.createQuery(history).map((r, ctx) -> r.getString(1) + " " + r.getString(2) + " " + r.getString(3)).list());
+            int renamed = d.jdbi().withHandle(h -> h.execute("""
+                    update "flyway_schema_history" set "script" = replace("script", 'dev.ledgerlink.store.migration.', 'dev.ledgerlink.store.')
+                    where "script" like 'dev.ledgerlink.store.migration.V%'"""));
+            assertEquals(5, renamed, "V20-V24, as a database migrated before the move has them");
+        }
+        try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {
+            List<String> now = d.jdbi().withHandle(h -> h.createQuery(history).map((r, ctx) -> r.getString(1) + " " + r.getString(2) + " " + r.getString(3)).list());
+            assertEquals(migrated, now, "no migration ran again, and each Java migration's row names its class where it is now");
+            assertTrue(Database.migrations(d.dataSource(), d.dialect()).load().validateWithResult().validationSuccessful, "Flyway validates the history");
+        }
+    }
+
+    /**
      * V21 stores access and refresh token hashes as 32 bytes: tokens issued before (hex in the
      * column) still match. On H2 the migration is resumable; here it starts from a state a crash in
      * its middle leaves (the new column added, one row of the table decoded into it).
