@@ -8,9 +8,9 @@ import dev.ledgerlink.callbacks.CallbackStateMachine.Trigger;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.paging.Paging;
+import dev.ledgerlink.store.DbTime;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
@@ -109,6 +109,6 @@ public final class OperatorCallbacks {
     }
 
     private Instant now() {
-        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+        return DbTime.now(clock);
     }
 }
