@@ -2,6 +2,7 @@ package dev.ledgerlink.events;
 
 import dev.ledgerlink.store.TimeMapping;
 import dev.ledgerlink.store.DbTime;
+import dev.ledgerlink.errors.EchoedInput;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.store.Constraints;
@@ -106,14 +107,9 @@ public final class EventPublisher {
     private static Event sameOrConflict(Event earlier, Request r) {
         boolean same = earlier.name().equals(r.name()) && earlier.objectId() == r.objectId() && earlier.userId() == r.userId();
         if (same) return earlier;
-        throw ServiceException.of(ServiceException.Kind.CONFLICT, "Idempotency-Key '" + printable(r.idempotencyKey())
+        throw ServiceException.of(ServiceException.Kind.CONFLICT, "Idempotency-Key '" + EchoedInput.printable(r.idempotencyKey(), 60)
                 + "' was already used in this account for another event (id " + earlier.id() + ", " + earlier.name()
                 + " of object " + earlier.objectId() + "); use a new key for a new event.");
-    }
-
-    private static String printable(String key) {
-        String clean = key.replaceAll("[^\\x20-\\x7e]", "?");
-        return clean.length() > 60 ? clean.substring(0, 60) + "…" : clean;
     }
 
     public Optional<Event> findByIdempotencyKey(String accountId, String key) {

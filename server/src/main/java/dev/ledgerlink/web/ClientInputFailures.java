@@ -1,6 +1,7 @@
 package dev.ledgerlink.web;
 
 import dev.ledgerlink.errors.Causes;
+import dev.ledgerlink.errors.EchoedInput;
 import dev.ledgerlink.errors.ServiceException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.IllegalCharsetNameException;
@@ -65,8 +66,6 @@ final class ClientInputFailures {
     /** Jetty's reason ("Ambiguous URI path parameter", "Bad UTF-8 encoding") as a sentence; no input echoed. */
     private static String describe(String reason) {
         if (reason == null || reason.isBlank() || reason.equalsIgnoreCase("Bad Request")) return "The request is malformed.";
-        String clean = reason.replaceAll("[^\\x20-\\x7e]", "?");
-        if (clean.length() > 120) clean = clean.substring(0, 120);
-        return "The request is malformed: " + clean + ".";
+        return "The request is malformed: " + EchoedInput.printable(reason, 120) + ".";
     }
 }
