@@ -17,7 +17,7 @@ import org.jdbi.v3.core.Jdbi;
  * PostgreSQL: the refresh rotations of concurrent grants in one statement
  * (TokenStore.ROTATE_REFRESH_TOKENS), so PostgreSQL parses, plans, executes and commits once for
  * a group instead of once per grant. A statement per grant was most of PostgreSQL's CPU per grant
- * (docs/BENCHMARKS.md, "Refresh rotations in one statement per group"), and on PostgreSQL the
+ * (docs/benchmarks-history.md, "Refresh rotations in one statement per group"), and on PostgreSQL the
  * statement is the transaction, so this is group commit without savepoints: one round trip.
  *
  * <p>Each grant keeps its own guarantees. The statement's conditions are per token, so a token that
@@ -35,7 +35,7 @@ import org.jdbi.v3.core.Jdbi;
 public final class RotationBatches implements AutoCloseable {
     /**
      * One virtual thread: while it runs a group the next grants queue into one group, and one
-     * statement for many grants costs PostgreSQL less than several for few. Measured (docs/BENCHMARKS.md):
+     * statement for many grants costs PostgreSQL less than several for few. Measured (docs/benchmarks-history.md):
      * one writer did 5,934-6,231 grants/s at 16 chains and 8,440-8,539 at 64 against 5,095-5,260 and
      * 7,696-7,716 with two; three or four did fewer still, platform threads 5-10% fewer than virtual ones
      * at 16 chains. A group stuck on a row lock holds the queue up to the withdrawal time, after which
