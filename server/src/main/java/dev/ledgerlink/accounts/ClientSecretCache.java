@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 /**
  * The stored secrets of clients that authenticated lately, kept for at most {@code ttl}: the token
  * endpoint authenticates its client on every request, and at thousands of refresh grants per second
- * that lookup was a database round trip per grant (docs/BENCHMARKS.md, "Client secrets cached for a
+ * that lookup was a database round trip per grant (docs/benchmarks-history.md, "Client secrets cached for a
  * second"). What is kept is the stored row (the hashes and the application), never a decision: each
  * request still hashes the secret it presents and compares it in constant time, and the previous
  * secret's expiry is checked against the clock at that moment.

@@ -1,6 +1,7 @@
 package dev.ledgerlink.callbacks;
 
 import dev.ledgerlink.accounts.AccountService;
+import dev.ledgerlink.errors.EchoedInput;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.events.EventCatalog;
 import dev.ledgerlink.oauth.TokenPrincipal;
@@ -28,7 +29,7 @@ public final class CallbackAccess {
 
     public void requireMember(TokenPrincipal principal, String accountId) {
         if (accounts.membership(principal.userId(), accountId).isEmpty()) {
-            throw ServiceException.forbidden("The token's user is not a member of account " + printable(accountId) + ".");
+            throw ServiceException.forbidden("The token's user is not a member of account " + EchoedInput.identifier(accountId, 32) + ".");
         }
     }
 
@@ -46,10 +47,5 @@ public final class CallbackAccess {
             if (principal.hasScope(n.scope())) nouns.add(n.name());
         }
         return nouns;
-    }
-
-    private static String printable(String s) {
-        String clean = s == null ? "" : s.replaceAll("[^A-Za-z0-9_-]", "?");
-        return clean.length() > 32 ? clean.substring(0, 32) + "…" : clean;
     }
 }

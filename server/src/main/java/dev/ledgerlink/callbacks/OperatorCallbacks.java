@@ -8,10 +8,10 @@ import dev.ledgerlink.callbacks.CallbackStateMachine.Trigger;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.paging.Paging;
+import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.store.Deadlocks;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
@@ -105,6 +105,6 @@ public final class OperatorCallbacks {
     }
 
     private Instant now() {
-        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+        return DbTime.now(clock);
     }
 }

@@ -94,7 +94,7 @@ final class AppsCommand {
     @Command(name = "retire-secret", mixinStandardHelpOptions = true,
             description = "End the overlap of the last rotation now: only the current secret works from here on.")
     static final class RetireSecret extends ServiceCommand {
-        @Parameters(paramLabel = "ID")
+        @Parameters(paramLabel = "ID", description = "The application's id or client_id.")
         String id;
 
         @Override

@@ -20,7 +20,7 @@ final class CallbacksCommand {
         @Option(names = "--state", description = "unverified, verified or disabled.")
         String state;
 
-        @Option(names = "--account", paramLabel = "ACCOUNT_ID")
+        @Option(names = "--account", paramLabel = "ACCOUNT_ID", description = "Only the callbacks of this account (its account_id).")
         String account;
 
         @Mixin
@@ -38,7 +38,7 @@ final class CallbacksCommand {
 
     /** The commands that act on one callback and print it. */
     abstract static class OneCallback extends ServiceCommand {
-        @Parameters(paramLabel = "ID")
+        @Parameters(paramLabel = "ID", description = "The callback's id (callbacks list shows it).")
         long id;
 
         abstract Callback apply(Services s, long id);

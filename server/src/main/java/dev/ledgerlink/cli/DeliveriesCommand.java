@@ -21,7 +21,7 @@ final class DeliveriesCommand {
     @Command(name = "list", mixinStandardHelpOptions = true,
             description = "Deliveries, newest first, with every attempt: of one callback, in one state, queued in a time window.")
     static final class ListDeliveries extends ServiceCommand {
-        @Option(names = "--callback", paramLabel = "ID")
+        @Option(names = "--callback", paramLabel = "ID", description = "Only the deliveries of this callback (its id; callbacks list shows it).")
         Long callbackId;
 
         @Option(names = "--state", description = "pending, delivered or dropped.")
@@ -81,7 +81,7 @@ final class DeliveriesCommand {
             description = "Re-queue a callback's dropped deliveries queued between --since and --until (default now), paced "
                     + "by delivery.recover-spacing, each under its own message id. Prints how many.")
     static final class Recover extends ServiceCommand {
-        @Option(names = "--callback", required = true, paramLabel = "ID")
+        @Option(names = "--callback", required = true, paramLabel = "ID", description = "The callback whose deliveries to re-queue (its id).")
         long callbackId;
 
         @Option(names = "--since", required = true, paramLabel = "INSTANT", description = "ISO-8601, e.g. 2026-11-20T08:00:00Z.")

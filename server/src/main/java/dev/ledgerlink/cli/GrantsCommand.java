@@ -16,10 +16,10 @@ final class GrantsCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "Grants of a user and/or an application, newest first.")
     static final class ListGrants extends ServiceCommand {
-        @Option(names = "--user", paramLabel = "ID|EMAIL")
+        @Option(names = "--user", paramLabel = "ID|EMAIL", description = "The user's id or e-mail (give --user, --app or both).")
         String user;
 
-        @Option(names = "--app", paramLabel = "ID|CLIENT_ID")
+        @Option(names = "--app", paramLabel = "ID|CLIENT_ID", description = "The application's id or client_id (give --user, --app or both).")
         String app;
 
         @Mixin
@@ -40,7 +40,7 @@ final class GrantsCommand {
     @Command(name = "revoke", mixinStandardHelpOptions = true,
             description = "End a grant: its refresh token and every access token issued with it stop working at once.")
     static final class Revoke extends ServiceCommand {
-        @Parameters(paramLabel = "GRANT_ID")
+        @Parameters(paramLabel = "GRANT_ID", description = "The grant's id (grants list shows it).")
         long id;
 
         @Override

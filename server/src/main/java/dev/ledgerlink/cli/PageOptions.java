@@ -5,10 +5,11 @@ import picocli.CommandLine.Option;
 
 /** --page and --per-page of every list command, read by the same {@link Paging} rule as the API. */
 final class PageOptions {
-    @Option(names = "--page", defaultValue = "1")
+    @Option(names = "--page", defaultValue = "1", paramLabel = "N", description = "Which page to print, from 1 (default: ${DEFAULT-VALUE}).")
     int page;
 
-    @Option(names = "--per-page", defaultValue = "15")
+    @Option(names = "--per-page", defaultValue = "15", paramLabel = "N",
+            description = "How many per page, at most " + Paging.MAX_PER_PAGE + " (default: ${DEFAULT-VALUE}).")
     int perPage;
 
     Paging paging() {

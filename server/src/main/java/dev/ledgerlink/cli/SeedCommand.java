@@ -16,7 +16,7 @@ import picocli.CommandLine.Parameters;
         description = "Create the users, accounts, memberships, applications and callbacks of a seed file (YAML or JSON; "
                 + "docs/sandbox.md). Idempotent: what exists is left alone; an entry that conflicts with what exists is an error naming it.")
 final class SeedCommand extends ServiceCommand {
-    @Parameters(paramLabel = "FILE")
+    @Parameters(paramLabel = "FILE", description = "The seed file: YAML or JSON (docs/sandbox.md).")
     Path file;
 
     @Option(names = "--dev", description = "Development mode: fixed client ids and secrets, http loopback redirect and callback URIs.")

@@ -18,10 +18,10 @@ final class TokensCommand {
                     + "response a code exchange would give. Recorded as a grant with consent (older refresh tokens of the pair "
                     + "stop working) and written to the audit log.")
     static final class Issue extends ServiceCommand {
-        @Option(names = "--user", required = true, paramLabel = "EMAIL|ID")
+        @Option(names = "--user", required = true, paramLabel = "EMAIL|ID", description = "The user the tokens are for: e-mail or id.")
         String user;
 
-        @Option(names = "--app", required = true, paramLabel = "CLIENT_ID")
+        @Option(names = "--app", required = true, paramLabel = "CLIENT_ID", description = "The application the tokens are for: client_id (or id).")
         String app;
 
         @Option(names = "--scope", arity = "1..*", paramLabel = "S", description = "Scopes to grant (default: the application's).")

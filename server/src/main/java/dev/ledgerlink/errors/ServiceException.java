@@ -23,7 +23,9 @@ public final class ServiceException extends RuntimeException {
         INVALID_FIELD(422, 3, "invalid_field"),
         THROTTLED(429, 8, "too_many_requests"),
         HEADERS_TOO_LARGE(431, 8, "request_header_fields_too_large"),
-        UNAVAILABLE(503, 14, "unavailable");
+        UNAVAILABLE(503, 14, "unavailable"),
+        /** The request line names an HTTP version the server does not speak (the client's to change, though a 5xx). */
+        HTTP_VERSION_NOT_SUPPORTED(505, 12, "http_version_not_supported");
 
         public final int status;
         public final int grpcCode;

@@ -2,6 +2,7 @@ package dev.ledgerlink.events;
 
 import dev.ledgerlink.store.TimeMapping;
 import dev.ledgerlink.store.DbTime;
+import dev.ledgerlink.errors.EchoedInput;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.store.Constraints;
@@ -32,7 +33,7 @@ public final class EventPublisher {
     /**
      * Publishes on H2 share commits (store/GroupCommit): one chunk written for every publish of the
      * moment. On PostgreSQL each runs alone: there a savepoint per publish cost more than the shared
-     * WAL flush saved (docs/BENCHMARKS.md: deliveries/s 4,151 grouped vs 3,317 alone on H2; 2,479
+     * WAL flush saved (docs/benchmarks-history.md: deliveries/s 4,151 grouped vs 3,317 alone on H2; 2,479
      * grouped vs 4,055 alone on PostgreSQL).
      */
     public EventPublisher(Jdbi jdbi, GroupCommit commits, Database.Dialect dialect, Clock clock, FanOut fanOut) {
@@ -106,14 +107,9 @@ public final class EventPublisher {
     private static Event sameOrConflict(Event earlier, Request r) {
         boolean same = earlier.name().equals(r.name()) && earlier.objectId() == r.objectId() && earlier.userId() == r.userId();
         if (same) return earlier;
-        throw ServiceException.of(ServiceException.Kind.CONFLICT, "Idempotency-Key '" + printable(r.idempotencyKey())
+        throw ServiceException.of(ServiceException.Kind.CONFLICT, "Idempotency-Key '" + EchoedInput.printable(r.idempotencyKey(), 60)
                 + "' was already used in this account for another event (id " + earlier.id() + ", " + earlier.name()
                 + " of object " + earlier.objectId() + "); use a new key for a new event.");
-    }
-
-    private static String printable(String key) {
-        String clean = key.replaceAll("[^\\x20-\\x7e]", "?");
-        return clean.length() > 60 ? clean.substring(0, 60) + "…" : clean;
     }
 
     public Optional<Event> findByIdempotencyKey(String accountId, String key) {

@@ -7,6 +7,7 @@ import dev.ledgerlink.accounts.Application;
 import dev.ledgerlink.accounts.Scopes;
 import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.secrets.Hashes;
+import java.time.Duration;
 import java.time.Instant;
 import org.jdbi.v3.core.Jdbi;
 
@@ -20,11 +21,30 @@ public final class AuthorizationCodeGrant {
     private final Jdbi jdbi;
     private final TokenService tokens;
     private final AuditLog audit;
+    /** "(codes live 10 minutes)": how long codes live here (oauth.code-ttl), for the expiry refusal. */
+    private final String codesLive;
 
-    public AuthorizationCodeGrant(Jdbi jdbi, TokenService tokens, AuditLog audit) {
+    public AuthorizationCodeGrant(Jdbi jdbi, TokenService tokens, AuditLog audit, Duration codeTtl) {
         this.jdbi = jdbi;
         this.tokens = tokens;
         this.audit = audit;
+        this.codesLive = "(codes live " + inWords(codeTtl) + ")";
+    }
+
+    /** "10 minutes", "1 minute 30 seconds", "2 hours": the largest units first, a unit only when it counts. */
+    static String inWords(Duration d) {
+        StringBuilder words = new StringBuilder();
+        append(words, d.toHours(), "hour");
+        append(words, d.toMinutesPart(), "minute");
+        append(words, d.toSecondsPart(), "second");
+        append(words, d.toMillisPart(), "millisecond");
+        return words.isEmpty() ? "0 seconds" : words.toString();
+    }
+
+    private static void append(StringBuilder words, long n, String unit) {
+        if (n == 0) return;
+        if (!words.isEmpty()) words.append(' ');
+        words.append(n).append(' ').append(unit).append(n == 1 ? "" : "s");
     }
 
     public TokenResponse exchange(Application client, String code, String redirectUri, String codeVerifier) {
@@ -39,7 +59,7 @@ public final class AuthorizationCodeGrant {
                         .orElseThrow(() -> invalidGrant("authorization code is unknown"));
                 if (row.applicationId() != client.id()) throw invalidGrant("authorization code was issued to another client");
                 if (row.usedAt() != null) throw new Reused(row);
-                if (!tokens.now().isBefore(row.expiresAt())) throw invalidGrant("code expired at " + row.expiresAt() + " (codes live 10 minutes)");
+                if (!tokens.now().isBefore(row.expiresAt())) throw invalidGrant("code expired at " + row.expiresAt() + " " + codesLive);
                 if (!row.redirectUri().equals(redirectUri)) throw invalidGrant("redirect_uri differs from the authorization request");
                 if (row.codeChallenge() == null && codeVerifier != null) {
                     throw invalidGrant("code_verifier was sent but the authorization request carried no code_challenge");
@@ -77,7 +97,7 @@ public final class AuthorizationCodeGrant {
      */
     private OAuthError reused(Application client, AuthorizationCodeRow row) {
         Revoked r = jdbi.inTransaction(h -> {
-            Long grantId = h.attach(TokenStore.class).grantOfCode(row.id()).orElse(null);
+            Long grantId = h.attach(GrantStore.class).grantOfCode(row.id()).orElse(null);
             int revoked = grantId == null ? 0 : tokens.revokeGrant(h, grantId);
             Instant usedAt = row.usedAt() != null ? row.usedAt() : h.attach(AuthorizationCodeStore.class).usedAt(row.id()).orElse(null);
             return new Revoked(usedAt, grantId, revoked);

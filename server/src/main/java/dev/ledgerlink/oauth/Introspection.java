@@ -50,30 +50,29 @@ public final class Introspection {
         TokenFormat.Presented presented = format.parse(token);
         if (presented instanceof TokenFormat.Foreign) return inactive();
         return jdbi.withHandle(h -> {
-            HotTokenStore store = new HotTokenStore(h);
-            TokenStore tokens = h.attach(TokenStore.class);
+            TokenStore store = new TokenStore(h);
             boolean refreshFirst = "refresh_token".equals(tokenTypeHint);
-            Optional<Map<String, Object>> first = refreshFirst ? refresh(caller, store, presented) : access(caller, store, tokens, presented);
+            Optional<Map<String, Object>> first = refreshFirst ? refresh(caller, store, presented) : access(caller, store, presented);
             if (first.isPresent()) return first.get();
-            return (refreshFirst ? access(caller, store, tokens, presented) : refresh(caller, store, presented)).orElseGet(Introspection::inactive);
+            return (refreshFirst ? access(caller, store, presented) : refresh(caller, store, presented)).orElseGet(Introspection::inactive);
         });
     }
 
     /** Empty when the token is no access token of ours; inactive when it is one the caller may not see, or one that ended. */
-    private Optional<Map<String, Object>> access(Caller caller, HotTokenStore store, TokenStore tokens, TokenFormat.Presented presented) {
+    private Optional<Map<String, Object>> access(Caller caller, TokenStore store, TokenFormat.Presented presented) {
         Optional<AccessTokenRow> row = store.accessToken(presented);
         if (row.isEmpty()) return Optional.empty();
         AccessTokenRow t = row.get();
         Instant now = clock.instant();
         if (!caller.mayRead(t.applicationId()) || t.revokedAt() != null || !now.isBefore(t.expiresAt())) return Optional.of(inactive());
-        Map<String, Object> m = active(t.applicationId(), t.userId(), t.scopes(), tokens.accessTokenCreatedAt(t.id()));
+        Map<String, Object> m = active(t.applicationId(), t.userId(), t.scopes(), store.accessTokenCreatedAt(t.id()));
         m.put("token_type", "Bearer");
         m.put("exp", t.expiresAt().getEpochSecond());
         m.put("token_use", "access_token");
         return Optional.of(m);
     }
 
-    private Optional<Map<String, Object>> refresh(Caller caller, HotTokenStore store, TokenFormat.Presented presented) {
+    private Optional<Map<String, Object>> refresh(Caller caller, TokenStore store, TokenFormat.Presented presented) {
         Optional<RefreshTokenRow> row = store.refreshToken(presented);
         if (row.isEmpty()) return Optional.empty();
         RefreshTokenRow t = row.get();

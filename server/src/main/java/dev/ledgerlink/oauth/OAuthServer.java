@@ -33,7 +33,8 @@ public record OAuthServer(
                                      AuditLog audit) {
         var throttle = new LoginThrottle(jdbi, clock, settings.integer(Setting.LOGIN_MAX_FAILURES), settings.duration(Setting.LOGIN_THROTTLE_WINDOW));
         var consents = new Consents(jdbi, clock);
-        var codes = new AuthorizationCodes(jdbi, clock, settings.duration(Setting.AUTHORIZATION_CODE_TTL));
+        var codeTtl = settings.duration(Setting.AUTHORIZATION_CODE_TTL);
+        var codes = new AuthorizationCodes(jdbi, clock, codeTtl);
         var login = new PasswordLogin(users, throttle, audit);
         return new OAuthServer(
                 new AuthorizationRequests(applications),
@@ -41,8 +42,9 @@ public record OAuthServer(
                 new LoginSessions(jdbi, clock),
                 login,
                 new ClientAuthentication(applications),
-                new AuthorizationCodeGrant(jdbi, tokens, audit),
-                new RefreshTokenGrant(jdbi, commits, dialect, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW), notices, audit),
+                new AuthorizationCodeGrant(jdbi, tokens, audit, codeTtl),
+                new RefreshTokenGrant(jdbi, RefreshRotation.of(dialect, commits, tokens), tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW),
+                        notices, audit),
                 new Revocation(jdbi, tokens),
                 new OperatorGrant(jdbi, users, applications, consents, tokens, audit),
                 new Introspection(jdbi, clock, applications, tokens.format()),

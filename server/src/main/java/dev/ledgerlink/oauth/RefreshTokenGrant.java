@@ -6,8 +6,6 @@ import static dev.ledgerlink.oauth.OAuthError.invalidRequest;
 import dev.ledgerlink.accounts.Application;
 import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.notifications.OperatorNotices;
-import dev.ledgerlink.store.Database;
-import dev.ledgerlink.store.GroupCommit;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -21,34 +19,25 @@ import org.jdbi.v3.core.Jdbi;
  * is taken as stolen, so the whole grant (its live refresh token and its access tokens) is revoked.
  * Within the window it is taken for a client's own retry race and only refused.
  *
- * <p>The whole rotation is here, in order: read the token; refuse it if unknown, another client's,
- * revoked, used (replay, below) or superseded (a newer authorization of the same user and
- * application issued another: only the latest is live, see TokenService.issueForNewGrant); use it
- * once with a conditional UPDATE (exactly one of any number of racing requests sees a row count of
- * 1); mint the successor pair in the same grant. One transaction; a refusal writes nothing.
- * Concurrent grants share the commit of that transaction (store/GroupCommit), each under its own
- * savepoint, and each answered only once the shared commit is durable.
- *
- * <p>On PostgreSQL the common case, a live token of this client issued since V22 (found by id), takes
- * one statement instead of a transaction of four (HotTokenStore.ROTATE_REFRESH_TOKENS: use and mint as
- * data-modifying CTEs, the same conditions; concurrent grants share one such statement, RotationBatches); only when it rotates nothing does the transaction above run, to refuse with the
- * reason (or, had the token become live meanwhile, which cannot happen, to rotate it after all).
+ * <p>Here are the guards, in order, and the replay rule: a token is refused if unknown, another
+ * client's, revoked, used (replay, above) or superseded (a newer authorization of the same user and
+ * application issued another: only the latest is live, see TokenService.issueForNewGrant). How the
+ * token is used once and its successor pair minted in the same grant, with exactly one winner among
+ * racing requests and nothing written by a refusal, is {@link RefreshRotation}'s (one transaction
+ * sharing its commit on H2, one statement for a group of grants on PostgreSQL).
  */
 public final class RefreshTokenGrant {
     private final Jdbi jdbi;
-    private final GroupCommit commits;
+    private final RefreshRotation rotation;
     private final TokenService tokens;
     private final Duration replayWindow;
     private final OperatorNotices notices;
     private final AuditLog audit;
-    /** PostgreSQL: rotate a live token in one statement first. */
-    private final boolean oneStatement;
 
-    public RefreshTokenGrant(Jdbi jdbi, GroupCommit commits, Database.Dialect dialect, TokenService tokens, Duration replayWindow,
-                             OperatorNotices notices, AuditLog audit) {
+    RefreshTokenGrant(Jdbi jdbi, RefreshRotation rotation, TokenService tokens, Duration replayWindow,
+                      OperatorNotices notices, AuditLog audit) {
         this.jdbi = jdbi;
-        this.commits = commits;
-        this.oneStatement = dialect == Database.Dialect.POSTGRESQL;
+        this.rotation = rotation;
         this.tokens = tokens;
         this.replayWindow = replayWindow;
         this.notices = notices;
@@ -69,32 +58,24 @@ public final class RefreshTokenGrant {
 
         TokenFormat.Presented presented = tokens.format().parse(refreshToken);
         if (presented instanceof TokenFormat.Foreign) throw invalidGrant("refresh token is unknown");
-        if (oneStatement && presented instanceof TokenFormat.Selected selected) {
-            Optional<TokenPair> rotated = tokens.rotateInOneStatement(selected, client.id());
-            if (rotated.isPresent()) return TokenResponse.of(rotated.get());
-        }
-        // One transaction: read, the guard clauses (a refusal writes nothing), use, mint. Concurrent
-        // grants share its commit (store/GroupCommit), each under a savepoint of its own: on H2 a
-        // durable commit (one chunk written) was most of a grant's cost.
-        Optional<TokenPair> pair = commits.inTransaction(h -> {
-            HotTokenStore store = new HotTokenStore(h);
-            RefreshTokenRow token = store.refreshToken(presented)
-                    .orElseThrow(() -> invalidGrant("refresh token is unknown"));
-            if (token.applicationId() != client.id()) throw invalidGrant("refresh token was issued to another client");
-            if (token.revokedAt() != null) throw invalidGrant("refresh token was revoked at " + token.revokedAt());
-            if (token.usedAt() != null) throw new Replayed(token);
-            if (token.supersededAt() != null) {
-                throw invalidGrant("refresh token was superseded at " + token.supersededAt()
-                        + ": a newer authorization issued another one (only the latest is live)");
-            }
-            Instant now = tokens.now();
-            if (store.useRefreshToken(token.id(), now) != 1) return Optional.<TokenPair>empty();   // a racing request won
-            return Optional.of(tokens.mintSuccessor(store, token, now));
-        });
+        Optional<TokenPair> pair = rotation.rotate(presented, client.id(), RefreshTokenGrant::admit);
         if (pair.isPresent()) return TokenResponse.of(pair.get());
         // Another request used it between our read and our update: describe what it is now.
-        RefreshTokenRow now = jdbi.withHandle(h -> new HotTokenStore(h).refreshToken(presented)).orElseThrow();
+        RefreshTokenRow now = jdbi.withHandle(h -> new TokenStore(h).refreshToken(presented)).orElseThrow();
         throw now.usedAt() != null ? replayed(client, now) : invalidGrant("refresh token is no longer live");
+    }
+
+    /** The guards, in the rotation's transaction: the token may rotate, or the refusal (a refusal writes nothing). */
+    private static RefreshTokenRow admit(Optional<RefreshTokenRow> found, long clientId) {
+        RefreshTokenRow token = found.orElseThrow(() -> invalidGrant("refresh token is unknown"));
+        if (token.applicationId() != clientId) throw invalidGrant("refresh token was issued to another client");
+        if (token.revokedAt() != null) throw invalidGrant("refresh token was revoked at " + token.revokedAt());
+        if (token.usedAt() != null) throw new Replayed(token);
+        if (token.supersededAt() != null) {
+            throw invalidGrant("refresh token was superseded at " + token.supersededAt()
+                    + ": a newer authorization issued another one (only the latest is live)");
+        }
+        return token;
     }
 
     /** Leaves the reading transaction (which wrote nothing) so the replay rule can act in its own. */

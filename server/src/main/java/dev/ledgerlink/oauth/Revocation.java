@@ -30,23 +30,23 @@ public final class Revocation {
         if (presented instanceof TokenFormat.Foreign) return;
         boolean refreshFirst = "refresh_token".equals(tokenTypeHint);
         jdbi.useTransaction(h -> {
-            HotTokenStore store = new HotTokenStore(h);
+            TokenStore store = new TokenStore(h);
             if (refreshFirst) {
-                if (!revokeRefresh(h, store, client, presented)) revokeAccess(h, store, client, presented);
+                if (!revokeRefresh(h, store, client, presented)) revokeAccess(store, client, presented);
             } else {
-                if (!revokeAccess(h, store, client, presented)) revokeRefresh(h, store, client, presented);
+                if (!revokeAccess(store, client, presented)) revokeRefresh(h, store, client, presented);
             }
         });
     }
 
-    private boolean revokeAccess(org.jdbi.v3.core.Handle h, HotTokenStore store, Application client, TokenFormat.Presented presented) {
+    private boolean revokeAccess(TokenStore store, Application client, TokenFormat.Presented presented) {
         Optional<AccessTokenRow> row = store.accessToken(presented);
         if (row.isEmpty()) return false;
-        if (row.get().applicationId() == client.id()) h.attach(TokenStore.class).revokeAccessToken(row.get().id(), tokens.now());
+        if (row.get().applicationId() == client.id()) store.revokeAccessToken(row.get().id(), tokens.now());
         return true;
     }
 
-    private boolean revokeRefresh(org.jdbi.v3.core.Handle h, HotTokenStore store, Application client, TokenFormat.Presented presented) {
+    private boolean revokeRefresh(org.jdbi.v3.core.Handle h, TokenStore store, Application client, TokenFormat.Presented presented) {
         Optional<RefreshTokenRow> row = store.refreshToken(presented);
         if (row.isEmpty()) return false;
         if (row.get().applicationId() == client.id()) tokens.revokeGrant(h, row.get().grantId());

@@ -15,9 +15,9 @@ import org.jdbi.v3.core.Jdbi;
 
 /**
  * PostgreSQL: the refresh rotations of concurrent grants in one statement
- * (HotTokenStore.ROTATE_REFRESH_TOKENS), so PostgreSQL parses, plans, executes and commits once for
+ * (TokenStore.ROTATE_REFRESH_TOKENS), so PostgreSQL parses, plans, executes and commits once for
  * a group instead of once per grant. A statement per grant was most of PostgreSQL's CPU per grant
- * (docs/BENCHMARKS.md, "Refresh rotations in one statement per group"), and on PostgreSQL the
+ * (docs/benchmarks-history.md, "Refresh rotations in one statement per group"), and on PostgreSQL the
  * statement is the transaction, so this is group commit without savepoints: one round trip.
  *
  * <p>Each grant keeps its own guarantees. The statement's conditions are per token, so a token that
@@ -35,7 +35,7 @@ import org.jdbi.v3.core.Jdbi;
 public final class RotationBatches implements AutoCloseable {
     /**
      * One virtual thread: while it runs a group the next grants queue into one group, and one
-     * statement for many grants costs PostgreSQL less than several for few. Measured (docs/BENCHMARKS.md):
+     * statement for many grants costs PostgreSQL less than several for few. Measured (docs/benchmarks-history.md):
      * one writer did 5,934-6,231 grants/s at 16 chains and 8,440-8,539 at 64 against 5,095-5,260 and
      * 7,696-7,716 with two; three or four did fewer still, platform threads 5-10% fewer than virtual ones
      * at 16 chains. A group stuck on a row lock holds the queue up to the withdrawal time, after which
@@ -56,7 +56,7 @@ public final class RotationBatches implements AutoCloseable {
     }
 
     /** Rotates the presented token if it is live, this client's and its secret matches; empty otherwise. */
-    Optional<HotTokenStore.Rotated> rotate(HotTokenStore.Rotation rotation) {
+    Optional<TokenStore.Rotated> rotate(TokenStore.Rotation rotation) {
         Request request = new Request(jdbi, rotation);
         batcher.submit(request);
         return request.await();
@@ -71,16 +71,16 @@ public final class RotationBatches implements AutoCloseable {
             else r.sendBackToRunAlone();   // the same token twice: the database decides between its statements
         }
         statement.sort(Comparator.comparingLong(r -> r.rotation.used().id()));
-        List<HotTokenStore.Rotated> rotated;
+        List<TokenStore.Rotated> rotated;
         try {
-            rotated = jdbi.withHandle(h -> new HotTokenStore(h).rotateRefreshTokens(statement.stream().map(Request::rotation).toList()));
+            rotated = jdbi.withHandle(h -> new TokenStore(h).rotateRefreshTokens(statement.stream().map(Request::rotation).toList()));
         } catch (RuntimeException | Error e) {
             statement.forEach(Request::sendBackToRunAlone);
             return;
         }
         groupStatements.incrementAndGet();
-        Map<Long, HotTokenStore.Rotated> byToken = new HashMap<>();
-        for (HotTokenStore.Rotated r : rotated) byToken.put(r.usedId(), r);
+        Map<Long, TokenStore.Rotated> byToken = new HashMap<>();
+        for (TokenStore.Rotated r : rotated) byToken.put(r.usedId(), r);
         for (Request r : statement) r.complete(Optional.ofNullable(byToken.get(r.rotation.used().id())));
     }
 
@@ -100,22 +100,22 @@ public final class RotationBatches implements AutoCloseable {
     }
 
     /** One grant's rotation waiting for its group's statement. */
-    private static final class Request extends Batcher.Pending<Optional<HotTokenStore.Rotated>> {
+    private static final class Request extends Batcher.Pending<Optional<TokenStore.Rotated>> {
         private final Jdbi jdbi;
-        private final HotTokenStore.Rotation rotation;
+        private final TokenStore.Rotation rotation;
 
-        Request(Jdbi jdbi, HotTokenStore.Rotation rotation) {
+        Request(Jdbi jdbi, TokenStore.Rotation rotation) {
             this.jdbi = jdbi;
             this.rotation = rotation;
         }
 
-        HotTokenStore.Rotation rotation() {
+        TokenStore.Rotation rotation() {
             return rotation;
         }
 
         @Override
-        protected Optional<HotTokenStore.Rotated> runAlone() {
-            return jdbi.withHandle(h -> new HotTokenStore(h).rotateRefreshToken(rotation));
+        protected Optional<TokenStore.Rotated> runAlone() {
+            return jdbi.withHandle(h -> new TokenStore(h).rotateRefreshToken(rotation));
         }
     }
 }

@@ -21,7 +21,7 @@ import org.jdbi.v3.core.Jdbi;
  * selector key (one block: id, kind, seven zero bytes). The row is found by its primary key instead of
  * by a unique index on the hash: a random key in an index costs every grant a page of that index
  * that nothing else in its commit shares, which on H2 was more than half of a refresh grant's
- * database work (docs/BENCHMARKS.md, "Tokens found by id"). The encryption keeps the ids from showing
+ * database work (docs/benchmarks-history.md, "Tokens found by id"). The encryption keeps the ids from showing
  * how many tokens were issued; the zero bytes turn away a made-up token before any lookup. The key
  * is not what protects a token (the secret is): it lives in the database (oauth_token_keys, V22),
  * shared by every node and kept by every backup.

@@ -16,7 +16,7 @@ import org.jdbi.v3.core.Jdbi;
  *
  * <p>A token is a selector (its row) and 256 random bits, of which only the SHA-256 is stored
  * (TokenFormat). Only one refresh token per (user, application) is live: a refresh token is live
- * while it is unused, unrevoked and its grant is not superseded (HotTokenStore reads the two
+ * while it is unused, unrevoked and its grant is not superseded (TokenStore reads the two
  * together); a refresh replaces the live token of its grant with a conditional UPDATE of its row and
  * a successor in the same grant, so a grant holds at most one live token; a new authorization takes
  * the pair's slot row lock (new authorizations of one pair never interleave) and supersedes the pair's
@@ -61,7 +61,7 @@ public final class TokenService implements AccessTokenVerifier {
 
     /** Inside the caller's transaction: a new grant, older refresh tokens of the pair superseded, a new pair. */
     TokenPair issueForNewGrant(Handle h, long userId, long applicationId, Set<String> scopes, Long codeId) {
-        TokenStore store = h.attach(TokenStore.class);
+        GrantStore store = h.attach(GrantStore.class);
         Instant now = now();
         String scopeString = Scopes.join(scopes);
         store.ensureSlot(userId, applicationId, now);
@@ -70,17 +70,17 @@ public final class TokenService implements AccessTokenVerifier {
         // a superseded grant, so not live: refreshes never take the slot lock, nor a lock on the grant.
         store.supersedeLiveGrant(userId, applicationId, now);
         long grantId = store.insertGrant(userId, applicationId, codeId, scopeString, now);
-        return mint(new HotTokenStore(h), grantId, userId, applicationId, scopeString, now);
+        return mint(new TokenStore(h), grantId, userId, applicationId, scopeString, now);
     }
 
-    /** Inside the caller's transaction: the successor of a refresh token just used, in the same grant (RefreshTokenGrant). */
-    TokenPair mintSuccessor(HotTokenStore store, RefreshTokenRow used, Instant now) {
+    /** Inside the caller's transaction: the successor of a refresh token just used, in the same grant (RotationInTransaction). */
+    TokenPair mintSuccessor(TokenStore store, RefreshTokenRow used, Instant now) {
         return mint(store, used.grantId(), used.userId(), used.applicationId(), used.scopes(), now);
     }
 
     /**
      * PostgreSQL: use the refresh token presented and mint its successor pair in one autocommitted
-     * statement, shared with concurrent grants (RotationBatches: HotTokenStore.ROTATE_REFRESH_TOKENS,
+     * statement, shared with concurrent grants (RotationBatches: TokenStore.ROTATE_REFRESH_TOKENS,
      * or ROTATE_REFRESH_TOKEN for a lone grant); empty when the token is not live or not this client's, which the caller
      * then explains from the stored row.
      */
@@ -89,13 +89,13 @@ public final class TokenService implements AccessTokenVerifier {
         byte[] refresh = TokenFormat.newSecret();
         Instant now = now();
         Instant expiresAt = now.plus(accessTokenTtl);
-        return rotations.rotate(new HotTokenStore.Rotation(used, applicationId, TokenFormat.hashOf(refresh), TokenFormat.hashOf(access), now, expiresAt))
+        return rotations.rotate(new TokenStore.Rotation(used, applicationId, TokenFormat.hashOf(refresh), TokenFormat.hashOf(access), now, expiresAt))
                 .map(r -> new TokenPair(format.encode(TokenFormat.Kind.ACCESS, r.accessTokenId(), access),
                         format.encode(TokenFormat.Kind.REFRESH, r.refreshTokenId(), refresh),
                         Scopes.parse(r.scopes()), now, expiresAt, r.grantId()));
     }
 
-    private TokenPair mint(HotTokenStore store, long grantId, long userId, long applicationId, String scopes, Instant now) {
+    private TokenPair mint(TokenStore store, long grantId, long userId, long applicationId, String scopes, Instant now) {
         byte[] access = TokenFormat.newSecret();
         byte[] refresh = TokenFormat.newSecret();
         Instant expiresAt = now.plus(accessTokenTtl);
@@ -107,7 +107,7 @@ public final class TokenService implements AccessTokenVerifier {
 
     /** Ends every token of a grant; returns how many were still live. */
     int revokeGrant(Handle h, long grantId) {
-        TokenStore store = h.attach(TokenStore.class);
+        TokenStore store = new TokenStore(h);
         Instant now = now();
         return store.revokeRefreshTokensOfGrant(grantId, now) + store.revokeAccessTokensOfGrant(grantId, now);
     }
@@ -123,7 +123,7 @@ public final class TokenService implements AccessTokenVerifier {
         if (accessToken == null || accessToken.isEmpty() || accessToken.length() > MAX_TOKEN_LENGTH) return Optional.empty();
         TokenFormat.Presented token = format.parse(accessToken);
         if (token instanceof TokenFormat.Foreign) return Optional.empty();
-        Optional<AccessTokenRow> row = jdbi.withHandle(h -> new HotTokenStore(h).accessToken(token));
+        Optional<AccessTokenRow> row = jdbi.withHandle(h -> new TokenStore(h).accessToken(token));
         if (row.isEmpty() || row.get().revokedAt() != null || !clock.instant().isBefore(row.get().expiresAt())) return Optional.empty();
         AccessTokenRow t = row.get();
         return Optional.of(new TokenPrincipal(t.userId(), t.applicationId(), Scopes.parse(t.scopes()), t.expiresAt()));
@@ -131,6 +131,6 @@ public final class TokenService implements AccessTokenVerifier {
 
     /** How many refresh tokens of this user and application are live (the rule says: at most one). */
     public int liveRefreshTokens(long userId, long applicationId) {
-        return jdbi.withExtension(TokenStore.class, s -> s.countLiveRefreshTokens(userId, applicationId));
+        return jdbi.withHandle(h -> new TokenStore(h).countLiveRefreshTokens(userId, applicationId));
     }
 }

@@ -20,7 +20,7 @@ public final class Hashes {
     /**
      * The 32 bytes themselves, not their hex: how access and refresh tokens' hashes are stored
      * (oauth/TokenFormat hashes a token's secret; a token issued before V22, the whole string).
-     * Half the bytes of the hex, compared as bytes (docs/BENCHMARKS.md, "Token hashes as bytes").
+     * Half the bytes of the hex, compared as bytes (docs/benchmarks-history.md, "Token hashes as bytes").
      */
     public static byte[] sha256(String value) {
         return sha256(value.getBytes(StandardCharsets.UTF_8));

@@ -3,6 +3,12 @@ package dev.ledgerlink.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ledgerlink.config.DeliverySettings;
+import dev.ledgerlink.store.migration.MigrationHistory;
+import dev.ledgerlink.store.migration.V20__h2_identity_cache;
+import dev.ledgerlink.store.migration.V21__binary_token_hashes;
+import dev.ledgerlink.store.migration.V22__token_selectors;
+import dev.ledgerlink.store.migration.V23__superseded_grants;
+import dev.ledgerlink.store.migration.V24__h2_foreign_key_indexes;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -69,7 +75,7 @@ public final class Database implements AutoCloseable {
             throw e;
         }
         try {
-            MigrationHistory.renumberUnreleased(ds);
+            MigrationHistory.rewriteOldNames(ds);
             migrations(ds, dialect).load().migrate();
         } catch (SQLException e) {
             ds.close();
@@ -84,7 +90,7 @@ public final class Database implements AutoCloseable {
     }
 
     /** Every migration of the schema: the SQL scripts under db/migration and the Java ones (tests stop it at a version). */
-    static FluentConfiguration migrations(javax.sql.DataSource ds, Dialect dialect) {
+    public static FluentConfiguration migrations(javax.sql.DataSource ds, Dialect dialect) {
         return Flyway.configure()
                 .dataSource(ds)
                 .locations("classpath:db/migration")
@@ -94,7 +100,7 @@ public final class Database implements AutoCloseable {
     }
 
     /** The database user when none is configured: H2's {@code sa}, PostgreSQL's operating-system user. */
-    static String userOrDefault(String user, Dialect dialect) {
+    public static String userOrDefault(String user, Dialect dialect) {
         if (user != null && !user.isEmpty()) return user;
         return dialect == Dialect.H2 ? "sa" : System.getProperty("user.name");
     }
@@ -102,6 +108,9 @@ public final class Database implements AutoCloseable {
     public Jdbi jdbi() { return jdbi; }
 
     public Dialect dialect() { return dialect; }
+
+    /** The pool itself, for what takes a DataSource rather than JDBI (Flyway's validation in MigrationsTest). */
+    public javax.sql.DataSource dataSource() { return dataSource; }
 
     /** Transactions that share their commit with concurrent ones (the refresh grant: small, frequent, each a durable commit). */
     public GroupCommit groupCommit() { return groupCommit; }

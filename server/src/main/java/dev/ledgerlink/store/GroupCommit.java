@@ -26,9 +26,9 @@ import org.jdbi.v3.core.Jdbi;
  * <p>Groups form on their own (store/Batcher): while a group commits, the next requests queue,
  * and the next group is whatever queued meanwhile; a lone request runs as a plain transaction.
  *
- * <p>Used by the refresh grant (oauth/RefreshTokenGrant), where on H2 the durable commit, one chunk
+ * <p>Used by the refresh grant (oauth/RotationInTransaction), where on H2 the durable commit, one chunk
  * written per transaction, was a large share of a grant: in interleaved runs of the token scenario
- * (docs/BENCHMARKS.md) refresh grants went up about 9% (within this machine's run-to-run spread) and
+ * (docs/benchmarks-history.md) refresh grants went up about 9% (within this machine's run-to-run spread) and
  * their p99 at 64 chains from 102-105 ms to 54-76 ms; on a machine whose commits cost more, 2.2-2.6x
  * at 64 chains. Also used by event publishing on H2 (events/EventPublisher), where it was worth
  * about 25% more deliveries per second on such a machine; not on PostgreSQL, where a savepoint per
@@ -43,7 +43,7 @@ public final class GroupCommit implements AutoCloseable {
     /**
      * One writer: while it commits a group, every transaction that arrives joins the next one, and on
      * H2 a commit writes the changed pages once for its whole group. Measured against two (interleaved,
-     * docs/BENCHMARKS.md): refresh grants 8,215-8,685 / 9,553-9,666 per second at 16 / 64 chains
+     * docs/benchmarks-history.md): refresh grants 8,215-8,685 / 9,553-9,666 per second at 16 / 64 chains
      * against 7,048-7,274 / 8,336-8,537, deliveries 8,695 against 8,226 per second.
      */
     private static final int WRITERS = 1;

@@ -99,14 +99,14 @@ final class AdminHandlers {
     /** {"name", "redirect_uris": [...], "scopes": [...]}: the secret is in this answer only. */
     Map<String, ?> createApplication(Context ctx) {
         JsonNode body = RequestBodies.objectBody(ctx);
-        var created = s.applications().create(text(body, "name"), strings(body, "redirect_uris"), strings(body, "scopes"));
+        var created = s.applications().create(RequestBodies.text(body, "name"), strings(body, "redirect_uris"), strings(body, "scopes"));
         ctx.status(201);
         return Map.of("application", AccountsJson.created(created, s.clock().instant()));
     }
 
     /** Body optional: {"keep_old": "P7D"} keeps the old secret valid that long. */
     Map<String, ?> rotateSecret(Context ctx) {
-        String keepOld = ctx.bodyAsBytes().length == 0 ? null : text(RequestBodies.objectBody(ctx), "keep_old");
+        String keepOld = ctx.bodyAsBytes().length == 0 ? null : RequestBodies.text(RequestBodies.objectBody(ctx), "keep_old");
         return Map.of("application", AccountsJson.created(s.applications().rotateSecret(ctx.pathParam("id"), keepOld), s.clock().instant()));
     }
 
@@ -172,13 +172,6 @@ final class AdminHandlers {
     private static Instant instantParam(Context ctx, String name, Validation v) {
         String text = ctx.queryParam(name);
         return text == null || text.isBlank() ? null : Recovery.parseInstant(text, name, v);
-    }
-
-    private static String text(JsonNode body, String field) {
-        JsonNode n = body.get(field);
-        if (n == null || n.isNull()) return null;
-        if (!n.isTextual()) throw ServiceException.invalid(field, "must be a string");
-        return n.asText();
     }
 
     private static List<String> strings(JsonNode body, String field) {

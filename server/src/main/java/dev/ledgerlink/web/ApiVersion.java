@@ -1,5 +1,6 @@
 package dev.ledgerlink.web;
 
+import dev.ledgerlink.errors.EchoedInput;
 import dev.ledgerlink.errors.ServiceException;
 import io.javalin.http.Context;
 
@@ -13,12 +14,7 @@ public final class ApiVersion {
     static void check(Context ctx) {
         String v = ctx.header(HEADER);
         if (v != null && !v.trim().equals(SUPPORTED)) {
-            throw ServiceException.badRequest("Unsupported Api-Version '" + abbreviate(v) + "'; supported versions: " + SUPPORTED + ".");
+            throw ServiceException.badRequest("Unsupported Api-Version '" + EchoedInput.printable(v, 40) + "'; supported versions: " + SUPPORTED + ".");
         }
-    }
-
-    private static String abbreviate(String s) {
-        String clean = s.replaceAll("[^\\x20-\\x7e]", "?");
-        return clean.length() > 40 ? clean.substring(0, 40) + "…" : clean;
     }
 }

@@ -121,9 +121,6 @@ final class CallbackHandlers {
 
     /** A string field, null when absent or null; any other JSON type is a 422. */
     private static String text(JsonNode cb, String field) {
-        JsonNode n = cb.get(field);
-        if (n == null || n.isNull()) return null;
-        if (!n.isTextual()) throw ServiceException.invalid("callback." + field, "must be a string");
-        return n.textValue();
+        return RequestBodies.text(cb, field, "callback." + field, "must be a string");
     }
 }

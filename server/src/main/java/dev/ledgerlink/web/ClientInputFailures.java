@@ -1,6 +1,7 @@
 package dev.ledgerlink.web;
 
 import dev.ledgerlink.errors.Causes;
+import dev.ledgerlink.errors.EchoedInput;
 import dev.ledgerlink.errors.ServiceException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.IllegalCharsetNameException;
@@ -12,8 +13,8 @@ import org.eclipse.jetty.io.EofException;
 /**
  * Failures caused by what the client sent rather than by the service, wherever they surface: an
  * unknown charset (Jetty throws it from getContentType), a truncated or malformed chunked body, a
- * request Jetty's parser refused. Each becomes the 4xx it is, never a 500 (decisions.md, "Durability
- * and failure", last rule). Used by the exception mapper and by the Jetty error handler alike.
+ * request Jetty's parser refused. Each becomes the 4xx it is (or the 505 of an HTTP version the server
+ * does not speak), never a 500 (decisions.md, "Durability and failure", last rule). Used by the exception mapper and by the Jetty error handler alike.
  */
 final class ClientInputFailures {
     /** SQLSTATE 22021, character_not_in_repertoire: PostgreSQL's answer to a NUL in a text parameter. */
@@ -33,7 +34,7 @@ final class ClientInputFailures {
         if (t instanceof CharacterCodingException) {
             return Optional.of(ServiceException.badRequest("The request is not valid in its charset; send UTF-8."));
         }
-        if (t instanceof HttpException http && http.getCode() >= 400 && http.getCode() < 500) {
+        if (t instanceof HttpException http && isClients(http.getCode())) {
             return Optional.of(forStatus(http.getCode(), http.getReason()));
         }
         if (t instanceof java.sql.SQLException sql && NOT_IN_CHARSET.equals(sql.getSQLState())) {
@@ -46,9 +47,16 @@ final class ClientInputFailures {
         return Optional.empty();
     }
 
-    /** The documented refusal for a status the HTTP layer chose (a 4xx), with a message that names the rule. */
+    /** A status the HTTP layer gives for what the client sent: a 4xx, or 505 for an HTTP version it does not speak. */
+    static boolean isClients(int status) {
+        return status >= 400 && status < 500 || status == 505;
+    }
+
+    /** The documented refusal for a status the HTTP layer chose ({@link #isClients}), with a message that names the rule. */
     static ServiceException forStatus(int status, String reason) {
         return switch (status) {
+            case 505 -> ServiceException.of(ServiceException.Kind.HTTP_VERSION_NOT_SUPPORTED,
+                    "The request's HTTP version is not supported: this server speaks HTTP/1.1 (and HTTP/1.0).");
             case 404 -> ServiceException.notFound();
             case 405 -> ServiceException.of(ServiceException.Kind.METHOD_NOT_ALLOWED, "Method not allowed on this path.");
             case 413 -> ServiceException.of(ServiceException.Kind.PAYLOAD_TOO_LARGE,
@@ -65,8 +73,6 @@ final class ClientInputFailures {
     /** Jetty's reason ("Ambiguous URI path parameter", "Bad UTF-8 encoding") as a sentence; no input echoed. */
     private static String describe(String reason) {
         if (reason == null || reason.isBlank() || reason.equalsIgnoreCase("Bad Request")) return "The request is malformed.";
-        String clean = reason.replaceAll("[^\\x20-\\x7e]", "?");
-        if (clean.length() > 120) clean = clean.substring(0, 120);
-        return "The request is malformed: " + clean + ".";
+        return "The request is malformed: " + EchoedInput.printable(reason, 120) + ".";
     }
 }

@@ -21,14 +21,9 @@ public final class EventHandlers {
         operator.require(ctx);
         JsonNode body = RequestBodies.objectBody(ctx);
         Event e = publisher.publish(new EventPublisher.Request(
-                text(body, "name"), text(body, "account_id"), id(body, "object_id"), id(body, "user_id"),
+                RequestBodies.scalarText(body, "name"), RequestBodies.scalarText(body, "account_id"), id(body, "object_id"), id(body, "user_id"),
                 ctx.header("Idempotency-Key")));
         ctx.status(202).json(Map.of("event", EventJson.of(e)));
-    }
-
-    private static String text(JsonNode body, String field) {
-        JsonNode n = body.get(field);
-        return n == null || n.isNull() ? null : n.isValueNode() ? n.asText() : "";
     }
 
     /** A positive integer given as a JSON number or a string of digits; anything else fails validation as absent. */

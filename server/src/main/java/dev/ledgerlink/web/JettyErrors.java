@@ -73,9 +73,13 @@ final class JettyErrors {
         response.write(true, ByteBuffer.wrap(r.body()), callback);
     }
 
-    /** A client's mistake becomes its 4xx (even when Jetty called it a 500); the service's own failure stays a 500 without detail. */
+    /**
+     * A client's mistake becomes its 4xx, or 505 for an HTTP version the server does not speak (even
+     * when Jetty called it a 500); the service's own failure stays a 500 without detail.
+     */
     private static Rendered render(int code, String message, Throwable cause) {
-        ServiceException refusal = ClientInputFailures.of(cause).orElse(code >= 400 && code < 500 ? ClientInputFailures.forStatus(code, message) : null);
+        ServiceException refusal = ClientInputFailures.of(cause)
+                .orElse(ClientInputFailures.isClients(code) ? ClientInputFailures.forStatus(code, message) : null);
         Map<String, Object> body;
         int status;
         if (refusal != null) {

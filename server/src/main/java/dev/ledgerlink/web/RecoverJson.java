@@ -1,7 +1,6 @@
 package dev.ledgerlink.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledgerlink.errors.ServiceException;
 
 /** The recover call's body fields, shared by the bearer route and the admin route (the answer: {@link dev.ledgerlink.delivery.DeliveryJson#recovered}). */
 final class RecoverJson {
@@ -9,9 +8,6 @@ final class RecoverJson {
 
     /** A string field; absent or null is null, anything but a string a 422 naming it. */
     static String text(JsonNode body, String field) {
-        JsonNode n = body.get(field);
-        if (n == null || n.isNull()) return null;
-        if (!n.isTextual()) throw ServiceException.invalid(field, "must be a string: an ISO-8601 instant such as 2026-11-20T08:00:00Z");
-        return n.asText();
+        return RequestBodies.text(body, field, field, "must be a string: an ISO-8601 instant such as 2026-11-20T08:00:00Z");
     }
 }

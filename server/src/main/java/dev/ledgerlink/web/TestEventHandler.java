@@ -20,8 +20,7 @@ final class TestEventHandler {
     void send(Context ctx) {
         var who = auth.require(ctx);
         JsonNode body = RequestBodies.objectBody(ctx);
-        JsonNode name = body.get("name");
-        Event e = testEvents.send(who, ctx.pathParam("account_id"), name == null || !name.isTextual() ? null : name.asText(),
+        Event e = testEvents.send(who, ctx.pathParam("account_id"), RequestBodies.scalarText(body, "name"),
                 EventHandlers.id(body, "object_id"), ctx.header("Idempotency-Key"));
         ctx.status(202).json(Map.of("event", EventJson.of(e)));
     }

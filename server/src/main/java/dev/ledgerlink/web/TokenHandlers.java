@@ -2,6 +2,7 @@ package dev.ledgerlink.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.accounts.Application;
+import dev.ledgerlink.errors.EchoedInput;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.oauth.AuthorizationCodeGrant;
 import dev.ledgerlink.oauth.ClientAuthentication;
@@ -51,7 +52,7 @@ final class TokenHandlers {
             case "" -> throw OAuthError.invalidRequest("grant_type is required: authorization_code or refresh_token");
             case "authorization_code" -> authorizationCode.exchange(client, p.get("code"), p.get("redirect_uri"), p.get("code_verifier"));
             case "refresh_token" -> refreshToken.exchange(client, p.get("refresh_token"));
-            default -> throw OAuthError.unsupportedGrantType("grant_type " + abbreviate(grantType)
+            default -> throw OAuthError.unsupportedGrantType("grant_type " + EchoedInput.printable(grantType, 40)
                     + " is not supported; supported: authorization_code, refresh_token");
         };
         noStore(ctx);
@@ -97,7 +98,7 @@ final class TokenHandlers {
         Map<String, String> out = new HashMap<>();
         if (type.startsWith("application/x-www-form-urlencoded")) {
             for (Map.Entry<String, List<String>> e : ctx.formParamMap().entrySet()) {
-                if (e.getValue().size() > 1) throw OAuthError.invalidRequest(abbreviate(e.getKey()) + " was sent more than once");
+                if (e.getValue().size() > 1) throw OAuthError.invalidRequest(EchoedInput.printable(e.getKey(), 40) + " was sent more than once");
                 if (!e.getValue().isEmpty()) out.put(e.getKey(), e.getValue().getFirst());
             }
         } else if (type.startsWith("application/json")) {
@@ -111,7 +112,7 @@ final class TokenHandlers {
                 Map.Entry<String, JsonNode> e = it.next();
                 JsonNode v = e.getValue();
                 if (v.isNull()) continue;
-                if (!v.isValueNode()) throw OAuthError.invalidRequest(abbreviate(e.getKey()) + " must be a string");
+                if (!v.isValueNode()) throw OAuthError.invalidRequest(EchoedInput.printable(e.getKey(), 40) + " must be a string");
                 out.put(e.getKey(), v.asText());
             }
         } else {
@@ -143,10 +144,5 @@ final class TokenHandlers {
         if (p.containsKey("client_secret")) throw OAuthError.invalidRequest("use one client authentication method: HTTP Basic or client_secret in the body, not both");
         if (p.containsKey("client_id") && !p.get("client_id").equals(id)) throw OAuthError.invalidRequest("client_id in the body differs from the one in HTTP Basic");
         return new ClientAuthentication.Credentials(id, secret, true);
-    }
-
-    private static String abbreviate(String s) {
-        String clean = s.replaceAll("[^\\x20-\\x7e]", "?");
-        return clean.length() > 40 ? clean.substring(0, 40) + "…" : clean;
     }
 }

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.testing.TestServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -75,6 +76,28 @@ class AuthorizationCodeGrantTest {
         var r = exchange(server, f, code);
         assertOAuthError(r, 400, "invalid_grant");
         assertTrue(r.json().get("error_description").asText().startsWith("code expired"), r.body());
+        assertTrue(r.json().get("error_description").asText().endsWith(" (codes live 10 minutes)"), r.body());
+    }
+
+    @Test
+    @ServerSettings("oauth.code-ttl=PT90S")
+    void theExpiryRefusalSaysHowLongCodesLiveOnThisServer(TestServer server) {
+        String code = code(server, f);
+        server.clock.advance(Duration.ofSeconds(90));
+        var r = exchange(server, f, code);
+        assertOAuthError(r, 400, "invalid_grant");
+        String description = r.json().get("error_description").asText();
+        assertTrue(description.startsWith("code expired at "), r.body());
+        assertTrue(description.endsWith(" (codes live 1 minute 30 seconds)"), r.body());
+    }
+
+    @Test
+    void aLifetimeInWordsNamesEachUnitThatCounts() {
+        assertEquals("10 minutes", AuthorizationCodeGrant.inWords(Duration.ofMinutes(10)));
+        assertEquals("1 minute 30 seconds", AuthorizationCodeGrant.inWords(Duration.ofSeconds(90)));
+        assertEquals("1 hour", AuthorizationCodeGrant.inWords(Duration.ofHours(1)));
+        assertEquals("26 hours 1 second", AuthorizationCodeGrant.inWords(Duration.ofDays(1).plusHours(2).plusSeconds(1)));
+        assertEquals("1 second 500 milliseconds", AuthorizationCodeGrant.inWords(Duration.ofMillis(1500)));
     }
 
     @Test

@@ -75,14 +75,14 @@ class RotationBatchesTest {
 
     @Test
     void rotationsQueuedWhileTheWritersAreBusyShareOneStatementAndEachGetsItsOwnSuccessors() throws Exception {
-        List<HotTokenStore.Rotation> rotations = new ArrayList<>();
+        List<TokenStore.Rotation> rotations = new ArrayList<>();
         for (int i = 0; i < 10; i++) rotations.add(rotation(liveToken()));
 
-        List<Future<Optional<HotTokenStore.Rotated>>> results = queuedBehindBusyWriters(rotations);
+        List<Future<Optional<TokenStore.Rotated>>> results = queuedBehindBusyWriters(rotations);
 
         for (int i = 0; i < rotations.size(); i++) {
-            HotTokenStore.Rotation asked = rotations.get(i);
-            HotTokenStore.Rotated done = results.get(i).get(30, TimeUnit.SECONDS).orElseThrow();
+            TokenStore.Rotation asked = rotations.get(i);
+            TokenStore.Rotated done = results.get(i).get(30, TimeUnit.SECONDS).orElseThrow();
             assertEquals(asked.used().id(), done.usedId());
             // The successors are this token's: the hashes it brought, in its grant, used at its time.
             assertArrayEquals(asked.refreshHash(), column("select token_hash from oauth_refresh_tokens where id = ?", done.refreshTokenId()));
@@ -98,9 +98,9 @@ class RotationBatchesTest {
     @Test
     void aTokenPresentedSeveralTimesInOneGroupIsRotatedOnce() throws Exception {
         TokenFormat.Selected twice = liveToken();
-        List<HotTokenStore.Rotation> rotations = List.of(rotation(twice), rotation(liveToken()), rotation(twice), rotation(twice));
+        List<TokenStore.Rotation> rotations = List.of(rotation(twice), rotation(liveToken()), rotation(twice), rotation(twice));
 
-        List<Future<Optional<HotTokenStore.Rotated>>> results = queuedBehindBusyWriters(rotations);
+        List<Future<Optional<TokenStore.Rotated>>> results = queuedBehindBusyWriters(rotations);
 
         int rotatedTwice = 0;
         for (int i : new int[] {0, 2, 3}) if (results.get(i).get(30, TimeUnit.SECONDS).isPresent()) rotatedTwice++;
@@ -115,11 +115,11 @@ class RotationBatchesTest {
     void whenTheGroupsStatementFailsEveryOtherRotationSucceedsAlone() throws Exception {
         // No hash for the new refresh token: its insert breaks a NOT NULL rule, which fails the
         // statement, so the whole group; alone, it fails again and the others rotate.
-        HotTokenStore.Rotation valid = rotation(liveToken());
-        HotTokenStore.Rotation broken = new HotTokenStore.Rotation(valid.used(), valid.applicationId(), null, valid.accessHash(), valid.now(), valid.expiresAt());
-        List<HotTokenStore.Rotation> rotations = List.of(rotation(liveToken()), broken, rotation(liveToken()));
+        TokenStore.Rotation valid = rotation(liveToken());
+        TokenStore.Rotation broken = new TokenStore.Rotation(valid.used(), valid.applicationId(), null, valid.accessHash(), valid.now(), valid.expiresAt());
+        List<TokenStore.Rotation> rotations = List.of(rotation(liveToken()), broken, rotation(liveToken()));
 
-        List<Future<Optional<HotTokenStore.Rotated>>> results = queuedBehindBusyWriters(rotations);
+        List<Future<Optional<TokenStore.Rotated>>> results = queuedBehindBusyWriters(rotations);
 
         assertTrue(results.get(0).get(30, TimeUnit.SECONDS).isPresent());
         ExecutionException failed = assertThrows(ExecutionException.class, () -> results.get(1).get(30, TimeUnit.SECONDS));
@@ -133,13 +133,13 @@ class RotationBatchesTest {
     void aTokenThatIsNotLiveOrNotThisClientsRotatesNothingAndDoesNotStopTheOthers() throws Exception {
         TokenFormat.Selected used = liveToken();
         assertTrue(batches.rotate(rotation(used)).isPresent());
-        HotTokenStore.Rotation other = rotation(liveToken());
-        HotTokenStore.Rotation anotherClients = new HotTokenStore.Rotation(other.used(), other.applicationId() + 1_000_000, other.refreshHash(),
+        TokenStore.Rotation other = rotation(liveToken());
+        TokenStore.Rotation anotherClients = new TokenStore.Rotation(other.used(), other.applicationId() + 1_000_000, other.refreshHash(),
                 other.accessHash(), other.now(), other.expiresAt());
         TokenFormat.Selected live = liveToken();
-        HotTokenStore.Rotation wrongSecret = rotation(new TokenFormat.Selected(live.kind(), live.id(), TokenFormat.hashOf(TokenFormat.newSecret())));
+        TokenStore.Rotation wrongSecret = rotation(new TokenFormat.Selected(live.kind(), live.id(), TokenFormat.hashOf(TokenFormat.newSecret())));
 
-        List<Future<Optional<HotTokenStore.Rotated>>> results =
+        List<Future<Optional<TokenStore.Rotated>>> results =
                 queuedBehindBusyWriters(List.of(rotation(used), anotherClients, wrongSecret, rotation(liveToken())));
 
         assertTrue(results.get(0).get(30, TimeUnit.SECONDS).isEmpty(), "used");
@@ -160,12 +160,12 @@ class RotationBatchesTest {
             use(own);
             List<TokenFormat.Selected> tokens = new ArrayList<>();
             for (int i = 0; i < 6; i++) tokens.add(liveToken());
-            List<HotTokenStore.Rotation> rotations = tokens.stream().map(this::rotation).toList();
+            List<TokenStore.Rotation> rotations = tokens.stream().map(this::rotation).toList();
             HeldWriters held = holdWriters();
-            List<Future<Optional<HotTokenStore.Rotated>>> results = queue(rotations);
+            List<Future<Optional<TokenStore.Rotated>>> results = queue(rotations);
 
             cluster.stop();
-            List<Future<Optional<HotTokenStore.Rotated>>> all = new ArrayList<>(held.rotations());
+            List<Future<Optional<TokenStore.Rotated>>> all = new ArrayList<>(held.rotations());
             all.addAll(results);
             for (var r : all) {
                 ExecutionException failed = assertThrows(ExecutionException.class, () -> r.get(60, TimeUnit.SECONDS));
@@ -183,7 +183,7 @@ class RotationBatchesTest {
             tokens.addAll(held.tokens());
             long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             for (TokenFormat.Selected t : tokens) {
-                Optional<HotTokenStore.Rotated> rotated = Optional.empty();
+                Optional<TokenStore.Rotated> rotated = Optional.empty();
                 while (rotated.isEmpty()) {
                     try {
                         rotated = Optional.of(batches.rotate(rotation(t)).orElseThrow(() -> new AssertionError("token " + t.id() + " is no longer live")));
@@ -204,7 +204,7 @@ class RotationBatchesTest {
         // runs on a connection): a plan made for the token and grant tables as they were then
         // (store/PlainJdbc.queryPlannedEachTime says why that hurts).
         try (Handle h = jdbi.open()) {
-            HotTokenStore store = new HotTokenStore(h);
+            TokenStore store = new TokenStore(h);
             TokenFormat.Selected read = liveToken();
             for (int i = 0; i < 8; i++) {
                 assertEquals(1, store.rotateRefreshTokens(List.of(rotation(liveToken()))).size());
@@ -216,8 +216,8 @@ class RotationBatchesTest {
                     "the token read, run as often on this connection, is kept: " + kept);
             // Each rotation statement is recognised by text of its own; checked against the statements
             // themselves, so that a rewrite of their SQL cannot leave these checks looking for nothing.
-            assertTrue(HotTokenStore.ROTATE_REFRESH_TOKEN.contains("where r.id = ? and r.token_hash = ?")
-                    && HotTokenStore.ROTATE_REFRESH_TOKENS.contains("unnest("), "the texts looked for below are in the statements");
+            assertTrue(TokenStore.ROTATE_REFRESH_TOKEN.contains("where r.id = ? and r.token_hash = ?")
+                    && TokenStore.ROTATE_REFRESH_TOKENS.contains("unnest("), "the texts looked for below are in the statements");
             assertTrue(kept.stream().noneMatch(q -> q.contains("where r.id = $2 and r.token_hash = $3")), kept.toString());
             assertTrue(kept.stream().noneMatch(q -> q.contains("unnest")), kept.toString());
         }
@@ -228,16 +228,16 @@ class RotationBatchesTest {
      * one and waits for its lock; all in one group would hold one writer only), queues
      * {@code rotations} behind them, then lets the writers go.
      */
-    private List<Future<Optional<HotTokenStore.Rotated>>> queuedBehindBusyWriters(List<HotTokenStore.Rotation> rotations) throws Exception {
+    private List<Future<Optional<TokenStore.Rotated>>> queuedBehindBusyWriters(List<TokenStore.Rotation> rotations) throws Exception {
         HeldWriters held = holdWriters();
-        List<Future<Optional<HotTokenStore.Rotated>>> results = queue(rotations);
+        List<Future<Optional<TokenStore.Rotated>>> results = queue(rotations);
         locker.rollback();
         for (var b : held.rotations()) assertTrue(b.get(30, TimeUnit.SECONDS).isPresent());
         return results;
     }
 
     /** Writers held on rows of {@link #locker}: the tokens whose rotation each one waits on. */
-    private record HeldWriters(List<TokenFormat.Selected> tokens, List<Future<Optional<HotTokenStore.Rotated>>> rotations) {}
+    private record HeldWriters(List<TokenFormat.Selected> tokens, List<Future<Optional<TokenStore.Rotated>>> rotations) {}
 
     private HeldWriters holdWriters() throws Exception {
         List<TokenFormat.Selected> held = new ArrayList<>();
@@ -245,7 +245,7 @@ class RotationBatchesTest {
         locker = jdbi.open();
         locker.begin();
         for (TokenFormat.Selected t : held) locker.execute("select id from oauth_refresh_tokens where id = ? for update", t.id());
-        List<Future<Optional<HotTokenStore.Rotated>>> blockers = new ArrayList<>();
+        List<Future<Optional<TokenStore.Rotated>>> blockers = new ArrayList<>();
         for (TokenFormat.Selected t : held) {
             blockers.add(submit(rotation(t)));
             awaitLockWaits(blockers.size());
@@ -254,9 +254,9 @@ class RotationBatchesTest {
     }
 
     /** Submits the rotations and waits until all of them wait in the queue. */
-    private List<Future<Optional<HotTokenStore.Rotated>>> queue(List<HotTokenStore.Rotation> rotations) throws Exception {
-        List<Future<Optional<HotTokenStore.Rotated>>> results = new ArrayList<>();
-        for (HotTokenStore.Rotation r : rotations) results.add(submit(r));
+    private List<Future<Optional<TokenStore.Rotated>>> queue(List<TokenStore.Rotation> rotations) throws Exception {
+        List<Future<Optional<TokenStore.Rotated>>> results = new ArrayList<>();
+        for (TokenStore.Rotation r : rotations) results.add(submit(r));
         long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (batches.queued() < rotations.size()) {
             if (System.nanoTime() > end) throw new AssertionError("only " + batches.queued() + " rotations queued");
@@ -265,7 +265,7 @@ class RotationBatchesTest {
         return results;
     }
 
-    private Future<Optional<HotTokenStore.Rotated>> submit(HotTokenStore.Rotation r) {
+    private Future<Optional<TokenStore.Rotated>> submit(TokenStore.Rotation r) {
         return callers.submit(() -> batches.rotate(r));
     }
 
@@ -285,11 +285,11 @@ class RotationBatchesTest {
         return (TokenFormat.Selected) current.services().tokens().format().parse(pair.refreshToken());
     }
 
-    private HotTokenStore.Rotation rotation(TokenFormat.Selected token) {
+    private TokenStore.Rotation rotation(TokenFormat.Selected token) {
         long application = jdbi.withHandle(h -> h.select("select application_id from oauth_refresh_tokens where id = ?", token.id())
                 .mapTo(Long.class).one());
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
-        return new HotTokenStore.Rotation(token, application, TokenFormat.hashOf(TokenFormat.newSecret()),
+        return new TokenStore.Rotation(token, application, TokenFormat.hashOf(TokenFormat.newSecret()),
                 TokenFormat.hashOf(TokenFormat.newSecret()), now, now.plus(Duration.ofHours(1)));
     }
 

@@ -135,6 +135,29 @@ class HostileInputTest {
         }
     }
 
+    /**
+     * A request line with an HTTP version the server does not speak is the client's to change, not a
+     * failure of the service: 505 with the documented JSON body naming the unsupported version (RFC
+     * 9110 §15.6.6), never "the service failed".
+     */
+    @Test
+    void anUnsupportedHttpVersionIs505NamingIt() throws IOException {
+        for (String version : new String[] {"HTTP/1.2", "HTTP/3.0", "HTTP/9.9", "HTTP/1.10"}) {
+            Answer a = send(("GET /healthz " + version + "\r\nHost: x\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            assertEquals(505, a.status(), version + ": " + a.head() + "\n\n" + a.body());
+            assertTrue(a.contentType().startsWith("application/json"), a.contentType());
+            JsonNode body = TestHttp.JSON.readTree(a.body());
+            assertEquals(505, body.path("errno").asInt(), a.body());
+            assertEquals("http_version_not_supported", body.path("error").asText(), a.body());
+            String message = body.path("message").asText();
+            assertTrue(message.contains("HTTP version") && message.contains("HTTP/1.1"), message);
+            assertEquals(message, body.path("error_description").asText());
+            assertTrue(!message.contains("failed") && !message.contains("request id"), message);
+            assertTrue(!TRACE.matcher(a.body()).find(), a.body());
+        }
+        assertEquals(200, server.http.get("/healthz").status());
+    }
+
     // ---- checking an answer
 
     private static String check(Generated g, Answer a) {

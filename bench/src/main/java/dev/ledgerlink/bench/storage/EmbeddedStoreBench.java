@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * writes the WAL at each commit without an fsync, as H2 writes its chunk without one (a process
  * killed after the commit loses nothing; a power cut may); {@code synchronous=FULL} adds the fsync.
  *
- * <p>Run by {@code scripts/bench-embedded}; figures in docs/BENCHMARKS.md. Not a figure of the
+ * <p>Run by {@code scripts/bench-embedded}; figures in docs/benchmarks-history.md. Not a figure of the
  * product: no HTTP, no JDBI, no pool; it isolates what the choice of embedded database costs.
  */
 public final class EmbeddedStoreBench {

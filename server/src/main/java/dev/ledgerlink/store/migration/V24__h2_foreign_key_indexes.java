@@ -1,4 +1,4 @@
-package dev.ledgerlink.store;
+package dev.ledgerlink.store.migration;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -15,7 +15,7 @@ import org.flywaydb.core.api.migration.Context;
  * as it was for the keys declared with their tables. So some columns had two indexes, and every
  * insert into {@code deliveries} and {@code delivery_attempts} wrote entries into indexes nothing
  * needed, each written again by every durable commit that changed its pages
- * (docs/BENCHMARKS.md, "Indexes H2 kept twice").
+ * (docs/benchmarks-history.md, "Indexes H2 kept twice").
  * <ul>
  *   <li>A key whose column also has an index of the schema's own, over that column alone: dropped and
  *   declared again, so that H2 takes the schema's index for it and drops its own.</li>

@@ -1,4 +1,4 @@
-package dev.ledgerlink.store;
+package dev.ledgerlink.store.migration;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -18,7 +18,7 @@ import org.flywaydb.core.api.migration.Context;
  * moved, the successor's added, each at the pair's own place in the index), goes. On PostgreSQL the
  * used token's update then changes no indexed column and can be a heap-only update (no index entry
  * at all) when its page has room: the table keeps half of each page free for that, since each
- * row is updated once, soon after it is written (docs/BENCHMARKS.md, "Superseding grants, not tokens").
+ * row is updated once, soon after it is written (docs/benchmarks-history.md, "Superseding grants, not tokens").
  *
  * <p>Tokens superseded before this migration keep their own superseded_at (still read); every grant
  * with a newer grant of its pair is marked superseded when that newer grant was created. Each step
@@ -39,7 +39,7 @@ public final class V23__superseded_grants extends BaseJavaMigration {
         for (Step step : steps(SchemaQueries.isH2(c), PAGE)) step.run(c);
     }
 
-    /** The steps in order; each can run again after any of them was cut off (DatabaseTest runs them so). */
+    /** The steps in order; each can run again after any of them was cut off (MigrationsTest runs them so). */
     static List<Step> steps(boolean h2, int page) {
         List<Step> steps = new ArrayList<>();
         steps.add(sql("alter table oauth_grants add column if not exists superseded_at timestamp with time zone"));

@@ -1,4 +1,4 @@
-package dev.ledgerlink.store;
+package dev.ledgerlink.store.migration;
 
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -12,7 +12,7 @@ import org.flywaydb.core.api.migration.Context;
  * Tokens are found by their row's id, carried (encrypted) in the token itself, instead of by a unique
  * index on their hash (oauth/TokenFormat): that index put every grant's two new entries at random
  * places, two pages per grant that nothing else in a commit shared; without it H2 does less than half
- * the work per refresh grant (docs/BENCHMARKS.md, "Tokens found by id").
+ * the work per refresh grant (docs/benchmarks-history.md, "Tokens found by id").
  *
  * <p>This migration makes the selector key (16 random bytes, in oauth_token_keys) and keeps the tokens
  * issued before it working: their hashes are copied into oauth_legacy_token_hashes, the one place
@@ -93,7 +93,7 @@ public final class V22__token_selectors extends BaseJavaMigration {
      * memory at once nor started over after a crash), from the last id copied to the table's highest.
      * Each range is a scan of the primary key. The last id copied is read once, at the start: the
      * legacy table has no index on the token ids, so reading it before every range read it whole each
-     * time (176 s instead of 78 s for a million tokens per table, docs/BENCHMARKS.md).
+     * time (176 s instead of 78 s for a million tokens per table, docs/benchmarks-history.md).
      */
     private static void copyInPages(Connection c, TokenTable table) throws SQLException {
         long after = longValue(c, "select coalesce(max(" + table.legacyColumn() + "), 0) from oauth_legacy_token_hashes");

@@ -1,4 +1,4 @@
-package dev.ledgerlink.store;
+package dev.ledgerlink.store.migration;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package dev.ledgerlink.store;
+package dev.ledgerlink.store.migration;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,6 +10,9 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ledgerlink.oauth.TokenStore;
 import dev.ledgerlink.secrets.Hashes;
+import dev.ledgerlink.store.Database;
+import dev.ledgerlink.store.JdbcUrls;
+import dev.ledgerlink.store.TimeMapping;
 import dev.ledgerlink.testing.TestDatabases;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -27,8 +30,8 @@ import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The store itself, on whichever database this run of the suite uses. */
-class DatabaseTest {
+/** Opening a database and its migrations, on whichever database this run of the suite uses. */
+class MigrationsTest {
     @Test
     void migrationsRunAndInstantsRoundTripAsUtcOnBothDatabases() {
         var db = TestDatabases.fresh();
@@ -92,6 +95,30 @@ class DatabaseTest {
             List<String> scripts = d.jdbi().withHandle(h -> h.createQuery(
                     "select \"script\" from \"flyway_schema_history\" where \"version\" in ('21', '30')").mapTo(String.class).list());
             assertEquals(List.of(V21__binary_token_hashes.class.getName()), scripts);
+        }
+    }
+
+    /**
+     * Flyway records a Java migration's class name as its script, and V20-V24 moved from
+     * dev.ledgerlink.store to dev.ledgerlink.store.migration: a database migrated before the move
+     * names the old classes in its history. It opens, validates and runs no migration again.
+     */
+    @Test
+    void aDatabaseMigratedBeforeTheJavaMigrationsMovedOpensAndValidates(@TempDir Path dir) {
+        var db = TestDatabases.freshShared(dir);
+        String history = "select \"installed_rank\", \"version\", \"script\" from \"flyway_schema_history\" order by \"installed_rank\"";
+        List<String> migrated;
+        try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {
+            migrated = d.jdbi().withHandle(h -> h.createQuery(history).map((r, ctx) -> r.getString(1) + " " + r.getString(2) + " " + r.getString(3)).list());
+            int renamed = d.jdbi().withHandle(h -> h.execute("""
+                    update "flyway_schema_history" set "script" = replace("script", 'dev.ledgerlink.store.migration.', 'dev.ledgerlink.store.')
+                    where "script" like 'dev.ledgerlink.store.migration.V%'"""));
+            assertEquals(5, renamed, "V20-V24, as a database migrated before the move has them");
+        }
+        try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {
+            List<String> now = d.jdbi().withHandle(h -> h.createQuery(history).map((r, ctx) -> r.getString(1) + " " + r.getString(2) + " " + r.getString(3)).list());
+            assertEquals(migrated, now, "no migration ran again, and each Java migration's row names its class where it is now");
+            assertTrue(Database.migrations(d.dataSource(), d.dialect()).load().validateWithResult().validationSuccessful, "Flyway validates the history");
         }
     }
 
@@ -406,7 +433,7 @@ class DatabaseTest {
         long otherApp;
         try (HikariDataSource ds = poolAt(db, dialect, "22")) {
             Jdbi jdbi = Jdbi.create(ds);
-            long oldest = jdbi.withHandle(DatabaseTest::grantBeforeV21);
+            long oldest = jdbi.withHandle(MigrationsTest::grantBeforeV21);
             long[] ids = jdbi.withHandle(h -> {
                 long u = h.createQuery("select user_id from oauth_grants where id = :g").bind("g", oldest).mapTo(Long.class).one();
                 long a = h.createQuery("select application_id from oauth_grants where id = :g").bind("g", oldest).mapTo(Long.class).one();
@@ -444,7 +471,7 @@ class DatabaseTest {
             int liveIndexes = d.jdbi().withHandle(h -> h.createQuery(indexes).mapTo(Integer.class).one());
             assertEquals(0, liveIndexes, "the liveness index is gone");
             for (long application : new long[] {app, otherApp}) {
-                int live = d.jdbi().withExtension(TokenStore.class, s -> s.countLiveRefreshTokens(user, application));
+                int live = d.jdbi().withHandle(h -> new TokenStore(h).countLiveRefreshTokens(user, application));
                 assertEquals(1, live, "the newest grant's token is the pair's live one");
             }
         }
