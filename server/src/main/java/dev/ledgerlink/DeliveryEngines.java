@@ -35,7 +35,7 @@ final class DeliveryEngines {
     }
 
     static String userAgent() {
-        String v = DeliveryEngines.class.getPackage().getImplementationVersion();
-        return "ledgerlink-webhooks/" + (v == null ? "0.1.0-SNAPSHOT" : v);
+        var build = dev.ledgerlink.config.BuildInfo.current();
+        return "ledgerlink-webhooks/" + (build.known() ? build.version() : "0.1.0-SNAPSHOT");
     }
 }
