@@ -58,9 +58,13 @@ class MavenRepositoryTest {
                 </settings>
                 """.formatted(REPO.toUri()));
         Path log = TARGET.resolve("consumer-build.log");
-        Process mvn = new ProcessBuilder("mvn", "-o", "-B", "-ntp", "-Dstyle.color=never", "-s", settings.toString(),
-                "-Dmaven.repo.local=" + local, "-Dledgerlink.version=" + VERSION, "-Djunit.version=" + System.getProperty("junit.version"), "test")
-                .directory(project.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        // -o: no network. The file: protocol stays allowed (aether.offline.protocols): the folder is a file: URL.
+        ProcessBuilder build = new ProcessBuilder("mvn", "-o", "-Daether.offline.protocols=file", "-B", "-ntp", "-Dstyle.color=never",
+                "-s", settings.toString(), "-Dmaven.repo.local=" + local, "-Dledgerlink.version=" + VERSION,
+                "-Djunit.version=" + System.getProperty("junit.version"), "test")
+                .directory(project.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+        build.environment().put("JAVA_HOME", System.getProperty("java.home"));   // this JVM's JDK (21 or later)
+        Process mvn = build.start();
         assertTrue(mvn.waitFor(10, TimeUnit.MINUTES), "the consumer build ends");
         String output = Files.readString(log);
         assertEquals(0, mvn.exitValue(), output);

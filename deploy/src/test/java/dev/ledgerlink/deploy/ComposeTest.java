@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.client.LedgerlinkClient;
 import dev.ledgerlink.client.Tokens;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
@@ -29,9 +28,9 @@ class ComposeTest {
         Map<String, String> env = new HashMap<>(Podman.ENV);
         env.put("LEDGERLINK_IMAGE", ContainerImages.ledgerlink());
         env.put("POSTGRES_IMAGE", ContainerImages.postgres());
-        env.put("POSTGRES_PASSWORD", random(18));
-        env.put("LEDGERLINK_SECRETS_KEY", Base64.getEncoder().encodeToString(bytes(32)));
-        String operatorKey = random(30);
+        env.put("POSTGRES_PASSWORD", Servers.randomKey(18));
+        env.put("LEDGERLINK_SECRETS_KEY", Base64.getEncoder().encodeToString(Servers.randomBytes(32)));
+        String operatorKey = Servers.randomKey(30);
         env.put("LEDGERLINK_EVENTS_OPERATOR_KEY", operatorKey);
         int[] ports = {Sh.freePort(), Sh.freePort(), Sh.freePort(), Sh.freePort()};
         env.put("LEDGERLINK_1_PORT", Integer.toString(ports[0]));
@@ -67,15 +66,5 @@ class ComposeTest {
             Sh.run(env, null, Duration.ofMinutes(3), "podman-compose", "-p", project, "-f", file, "down", "--volumes", "--timeout", "10");
         }
         assertTrue(Podman.ok("ps", "--all", "--format", "{{.Names}}").lines().noneMatch(n -> n.startsWith(project)), "compose down removed the containers");
-    }
-
-    private static byte[] bytes(int n) {
-        byte[] b = new byte[n];
-        new SecureRandom().nextBytes(b);
-        return b;
-    }
-
-    private static String random(int n) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes(n));
     }
 }

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -66,7 +65,7 @@ class KubernetesTest {
     void podmanKubePlayRunsTheDeploymentOnAnExternalPostgresql() throws Exception {
         String image = ContainerImages.ledgerlink(), postgresImage = ContainerImages.postgres();
         String name = Podman.uniqueName("kube"), database = name + "-postgres";
-        String password = random(18), operatorKey = random(30);
+        String password = Servers.randomKey(18), operatorKey = Servers.randomKey(30);
         int http = Sh.freePort(), management = Sh.freePort();
         Map<String, JsonNode> docs = manifests();
         Path played = dir.resolve("kubernetes.yaml"), secret = dir.resolve("secret.json");
@@ -81,7 +80,7 @@ class KubernetesTest {
                     .put("LEDGERLINK_BASE_URL", "http://127.0.0.1:" + http);
             Map<String, String> secrets = new HashMap<>();
             docs.get("Secret/ledgerlink").path("stringData").fieldNames().forEachRemaining(k -> secrets.put(k, ""));
-            secrets.put("LEDGERLINK_SECRETS_KEY", Base64.getEncoder().encodeToString(bytes(32)));
+            secrets.put("LEDGERLINK_SECRETS_KEY", Base64.getEncoder().encodeToString(Servers.randomBytes(32)));
             secrets.put("LEDGERLINK_EVENTS_OPERATOR_KEY", operatorKey);
             secrets.put("LEDGERLINK_DB_PASSWORD", password);
             ObjectNode podmanSecret = Servers.JSON.createObjectNode();
@@ -137,15 +136,5 @@ class KubernetesTest {
     private static int port(JsonNode container, String name) {
         for (JsonNode p : container.path("ports")) if (p.path("name").asText().equals(name)) return p.path("containerPort").asInt();
         throw new AssertionError("no port " + name);
-    }
-
-    private static byte[] bytes(int n) {
-        byte[] b = new byte[n];
-        new SecureRandom().nextBytes(b);
-        return b;
-    }
-
-    private static String random(int n) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes(n));
     }
 }

@@ -54,6 +54,17 @@ final class Servers {
         return LedgerlinkClient.builder(baseUrl, SANDBOX_APP, SANDBOX_SECRET, "http://localhost:8000/callback").build();
     }
 
+    static byte[] randomBytes(int n) {
+        byte[] b = new byte[n];
+        new java.security.SecureRandom().nextBytes(b);
+        return b;
+    }
+
+    /** {@code n} random bytes, URL-safe base64: passwords and keys of a test. */
+    static String randomKey(int n) {
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(randomBytes(n));
+    }
+
     static JsonNode json(String text) throws IOException {
         return JSON.readTree(text);
     }

@@ -8,7 +8,6 @@ import dev.ledgerlink.client.Callback;
 import dev.ledgerlink.client.CallbacksClient;
 import dev.ledgerlink.client.LedgerlinkClient;
 import dev.ledgerlink.client.Notification;
-import dev.ledgerlink.client.Tokens;
 import dev.ledgerlink.junit.LedgerlinkSandbox;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -38,10 +37,10 @@ class InvoiceSyncTest {
         try {
             LedgerlinkClient client = LedgerlinkClient.builder(sandbox.baseUrl(), "invoicesync01", "invoice-sync-test-secret",
                     "http://localhost:8000/callback").build();
-            Tokens tokens = sandbox.tokens("ana@example.com", "invoicesync01");
-            assertEquals("Ana", client.me(tokens.accessToken()).firstName());
+            String token = sandbox.tokens("ana@example.com", "invoicesync01").accessToken();
+            assertEquals("Ana", client.me(token).firstName());
 
-            CallbacksClient callbacks = client.callbacks(tokens.accessToken(), "ANA01");
+            CallbacksClient callbacks = client.callbacks(token, "ANA01");
             Callback callback = callbacks.register("invoice.create", "http://127.0.0.1:" + receiver.getAddress().getPort() + "/webhooks");
             String verification = bodies.poll(60, TimeUnit.SECONDS);
             String code = Notification.parse(verification.substring(0, verification.indexOf('\n'))).verifier();
