@@ -15,6 +15,8 @@ import java.util.stream.Stream;
  * PostgreSQL image made from Debian's package on the same base.
  */
 final class ContainerImages {
+    // One lock each: a test waiting for the ledgerlink image does not wait for PostgreSQL's.
+    private static final Object BASE = new Object(), LEDGERLINK = new Object(), POSTGRES = new Object();
     private static String base;
     private static String ledgerlink;
     private static String postgres;
@@ -22,7 +24,7 @@ final class ContainerImages {
     private ContainerImages() {}
 
     /** The archive the package phase built (scripts/dist-archive). */
-    static synchronized Path archive() {
+    static Path archive() {
         try (Stream<Path> files = Files.list(Sh.TARGET)) {
             return files.filter(p -> p.getFileName().toString().matches("ledgerlink-.*-linux-x64\\.tar\\.gz"))
                     .findFirst().orElseThrow(() -> new AssertionError("no release archive in " + Sh.TARGET + ": the package phase builds it"));
@@ -43,35 +45,36 @@ final class ContainerImages {
         return m.group(1);
     }
 
-    static synchronized String base() {
-        if (base == null) {
-            Sh.run(Duration.ofMinutes(10), Sh.ROOT.resolve("scripts/ensure-podman").toString()).ok();
-            base = Sh.run(Podman.ENV, null, Duration.ofMinutes(15), Sh.ROOT.resolve("scripts/image-base").toString()).ok().out().trim();
-        }
-        return base;
-    }
-
-    static synchronized String ledgerlink() {
-        if (ledgerlink == null) {
-            String from = base();
-            ledgerlink = Sh.run(Map.of("BASE_IMAGE", from, "CONTAINERS_CONF", Podman.ENV.get("CONTAINERS_CONF")), null, Duration.ofMinutes(10),
-                    Sh.ROOT.resolve("scripts/image").toString(), archive().toString()).ok().out().trim();
-        }
-        return ledgerlink;
-    }
-
-    /** PostgreSQL from Debian's package on the base (deploy/test/postgres.Containerfile); kept in podman's storage, tagged by the base. */
-    static synchronized String postgres() {
-        if (postgres == null) {
-            String from = base();
-            String name = "localhost/ledgerlink-test-postgres:" + from.substring(from.lastIndexOf(':') + 1);
-            if (Podman.run("image", "exists", name).exit() != 0) {
-                Podman.run(Duration.ofMinutes(10), "build", "--format", "docker", "--network", "host", "--build-arg", "BASE_IMAGE=" + from,
-                        "-t", name, "-f", Sh.ROOT.resolve("deploy/test/postgres.Containerfile").toString(),
-                        Sh.ROOT.resolve("deploy/test").toString()).ok();
+    static String base() {
+        synchronized (BASE) {
+            if (base == null) {
+                Sh.run(Duration.ofMinutes(10), Sh.ROOT.resolve("scripts/ensure-podman").toString()).ok();
+                base = Sh.run(Podman.ENV, null, Duration.ofMinutes(15), Sh.ROOT.resolve("scripts/image-base").toString()).ok().out().trim();
             }
-            postgres = name;
+            return base;
         }
-        return postgres;
+    }
+
+    static String ledgerlink() {
+        String from = base();
+        synchronized (LEDGERLINK) {
+            if (ledgerlink == null) {
+                ledgerlink = Sh.run(Map.of("BASE_IMAGE", from, "CONTAINERS_CONF", Podman.ENV.get("CONTAINERS_CONF")), null,
+                        Duration.ofMinutes(10), Sh.ROOT.resolve("scripts/image").toString(), archive().toString()).ok().out().trim();
+            }
+            return ledgerlink;
+        }
+    }
+
+    /** PostgreSQL from Debian's package on the base (deploy/test/postgres-image), kept in podman's storage. */
+    static String postgres() {
+        String from = base();
+        synchronized (POSTGRES) {
+            if (postgres == null) {
+                postgres = Sh.run(Podman.ENV, null, Duration.ofMinutes(15), Sh.ROOT.resolve("deploy/test/postgres-image").toString(), from)
+                        .ok().out().trim();
+            }
+            return postgres;
+        }
     }
 }
