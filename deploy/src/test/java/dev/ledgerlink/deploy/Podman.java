@@ -25,9 +25,9 @@ final class Podman {
         return run(args).ok().out().trim();
     }
 
-    /** Removes a container whatever its state; for finally blocks. */
+    /** Removes a container whatever its state, with its anonymous volumes (the images declare one); for finally blocks. */
     static void remove(String container) {
-        run(Duration.ofMinutes(1), "rm", "--force", "--time", "5", container);
+        run(Duration.ofMinutes(1), "rm", "--force", "--volumes", "--time", "5", container);
     }
 
     /** What the container wrote, stdout and stderr (the server logs on stderr). */
