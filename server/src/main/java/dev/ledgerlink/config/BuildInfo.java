@@ -9,7 +9,8 @@ import java.util.jar.Manifest;
  * What build this is: the project's version and the git commit it was built from, as the build wrote
  * them into the jar's manifest (server/pom.xml: Implementation-Version, Ledgerlink-Commit,
  * Ledgerlink-Commit-Dirty). Run from classes rather than the jar (an IDE, the test suite), neither is
- * known. The release archive and the image are named after {@link #release()}.
+ * known. scripts/dist-archive names the release archive (and so the image) after the same three fields:
+ * {@code 0.1.0-SNAPSHOT-1a2b3c4}, with {@code -dirty} for a tree with uncommitted changes.
  */
 public record BuildInfo(String version, String commit, boolean dirty) {
     private static final BuildInfo CURRENT = read();
@@ -21,13 +22,6 @@ public record BuildInfo(String version, String commit, boolean dirty) {
     /** True when the running code came from a jar the build stamped. */
     public boolean known() {
         return version != null;
-    }
-
-    /** {@code 0.1.0-SNAPSHOT-1a2b3c4} (with {@code -dirty} when the tree had uncommitted changes): the archive's and image's version. */
-    public String release() {
-        if (!known()) return "development build";
-        if (commit == null) return version;
-        return version + "-" + commit + (dirty ? "-dirty" : "");
     }
 
     /** What {@code ledgerlink --version} prints after the name: version, then the commit. */
