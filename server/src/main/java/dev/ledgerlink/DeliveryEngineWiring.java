@@ -43,7 +43,7 @@ final class DeliveryEngineWiring {
     }
 
     static String userAgent() {
-        String v = DeliveryEngineWiring.class.getPackage().getImplementationVersion();
-        return "ledgerlink-webhooks/" + (v == null ? "0.1.0-SNAPSHOT" : v);
+        var build = dev.ledgerlink.config.BuildInfo.current();
+        return "ledgerlink-webhooks/" + (build.known() ? build.version() : "0.1.0-SNAPSHOT");
     }
 }

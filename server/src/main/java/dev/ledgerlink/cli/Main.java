@@ -39,8 +39,7 @@ public final class Main {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"ledgerlink " + (v == null ? "development build" : v)};
+            return new String[] {"ledgerlink " + dev.ledgerlink.config.BuildInfo.current().describe()};
         }
     }
 }
