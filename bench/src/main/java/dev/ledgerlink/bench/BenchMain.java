@@ -4,6 +4,7 @@ import dev.ledgerlink.bench.proc.BenchDatabase;
 import dev.ledgerlink.bench.report.Figure;
 import dev.ledgerlink.bench.report.Report;
 import dev.ledgerlink.bench.scenarios.DeliveryScenario;
+import dev.ledgerlink.bench.scenarios.FloodScenario;
 import dev.ledgerlink.bench.scenarios.IsolationScenario;
 import dev.ledgerlink.bench.scenarios.PeerScenario;
 import dev.ledgerlink.bench.scenarios.SignInFloodScenario;
@@ -42,7 +43,7 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--profile", description = "Record a flight recording of the server in each scenario and print where its CPU went.")
     boolean profile;
 
-    @Option(names = "--only", split = ",", description = "Run only these scenarios: token, delivery, isolation, footprint, signin.")
+    @Option(names = "--only", split = ",", description = "Run only these scenarios: token, delivery, isolation, footprint, signin, flood.")
     List<String> only = new ArrayList<>();
 
     @Option(names = "--peer", description = "keycloak: measure Keycloak's refresh grants beside ledgerlink's in this run "
@@ -101,7 +102,8 @@ public final class BenchMain implements Callable<Integer> {
 
     /** Every scenario of a plain run (the peer comparison is added by --peer). */
     static List<Scenario> defaultScenarios() {
-        return List.of(new StartupScenario(), new TokenEndpointScenario(), new DeliveryScenario(), new IsolationScenario(), new SignInFloodScenario());
+        return List.of(new StartupScenario(), new TokenEndpointScenario(), new DeliveryScenario(), new IsolationScenario(), new SignInFloodScenario(),
+                new FloodScenario());
     }
 
     /** Runs those of the scenarios that {@code only} names (all when it is empty). */

@@ -51,6 +51,7 @@ public final class WebServer {
                 server.setStopTimeout(5_000);
                 server.setErrorHandler(new JettyErrors.ServerLevel());
                 AcceptQueue.widen(server);
+                ConnectionLimits.apply(server, services.settings(), services.metrics());
             });
             config.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new JettyErrors.ContextLevel()));
             config.requestLogger.http((ctx, ms) -> recordRequest(services, ctx, ms));
