@@ -106,13 +106,17 @@ class DiskFullTest {
                 if (postgres) await("reads answered while the disk is full", Duration.ofSeconds(30), () -> readsAnswered.get(Phase.FULL).get() >= 5);
 
                 disk.free();
+                long freedAt = System.nanoTime();
                 phase.set(Phase.FREED);
+                await("a write acknowledged once space is freed", Duration.ofSeconds(60), () -> writesAcknowledged.get(Phase.FREED).get() >= 1);
+                double resumedAfter = (System.nanoTime() - freedAt) / 1e9;
                 await("writes acknowledged again once space is freed", Duration.ofSeconds(60),
                         () -> writesAcknowledged.get(Phase.FREED).get() >= 20 && readsAnswered.get(Phase.FREED).get() >= 5);
                 stop.set(true);
                 for (Thread t : load) t.join(Duration.ofSeconds(60));
-                System.out.printf("DiskFullTest on %s: writes acknowledged %s, refused %s; reads answered %s, refused %s; other answers %s%n",
-                        postgres ? "PostgreSQL" : "H2", writesAcknowledged, writesRefused, readsAnswered, readsRefused, unexpected);
+                System.out.printf("DiskFullTest on %s: writes acknowledged %s, refused %s; reads answered %s, refused %s; other answers %s; "
+                                + "first write acknowledged %.1f s after space was freed%n",
+                        postgres ? "PostgreSQL" : "H2", writesAcknowledged, writesRefused, readsAnswered, readsRefused, unexpected, resumedAfter);
 
                 assertEquals(Map.of(), unexpected, "answers other than 2xx and the documented 503 with Retry-After");
                 if (postgres) assertEquals(0, readsRefused.get(Phase.FULL).get(), "PostgreSQL serves reads with its disk full");
