@@ -33,6 +33,8 @@ public final class Database implements AutoCloseable {
     private final Dialect dialect;
     private final GroupCommit groupCommit;
     private final DiskFull diskFull;
+    /** H2 files only: the chunk rewriting H2's durable commits switch off; null otherwise. */
+    private final H2Housekeeping housekeeping;
     /** Closed before the pool, last registered first (closing). */
     private final Deque<AutoCloseable> closing = new ConcurrentLinkedDeque<>();
     /** Runs after the pool closed: H2CrashRepair stops counting the file as open here. */
@@ -46,6 +48,7 @@ public final class Database implements AutoCloseable {
         this.jdbi = Jdbi.create(dataSource).installPlugin(new SqlObjectPlugin());
         TimeMapping.install(jdbi);
         this.groupCommit = new GroupCommit(jdbi);
+        this.housekeeping = JdbcUrls.h2DataFile(dataSource.getJdbcUrl()).isPresent() ? H2Housekeeping.start(dataSource) : null;
     }
 
     /** Opens the pool and brings the schema up to date. */
@@ -177,6 +180,7 @@ public final class Database implements AutoCloseable {
             }
         }
         groupCommit.close();
+        if (housekeeping != null) housekeeping.close();
         dataSource.close();
         onClose.run();
         if (failed != null) throw failed;

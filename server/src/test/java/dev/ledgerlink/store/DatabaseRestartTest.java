@@ -1,17 +1,17 @@
 package dev.ledgerlink.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.accounts.User;
 import dev.ledgerlink.oauth.OAuthFlows;
 import dev.ledgerlink.oauth.TokenPair;
+import dev.ledgerlink.testing.Eventually;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.PostgresCluster;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
+import dev.ledgerlink.testing.Unavailable;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -24,7 +24,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -61,15 +60,15 @@ class DatabaseRestartTest {
             AtomicBoolean stop = new AtomicBoolean();
             List<Thread> threads = new ArrayList<>();
             for (Chain c : chains) threads.add(Thread.ofVirtual().start(() -> c.refreshUntil(stop, server, f)));
-            await("every chain refreshed before the restart", Duration.ofSeconds(60), () -> chains.stream().allMatch(c -> c.ok.get() >= 3));
+            Eventually.await("every chain refreshed before the restart", Duration.ofSeconds(60), () -> chains.stream().allMatch(c -> c.ok.get() >= 3));
 
             for (int r = 1; r <= RESTARTS; r++) {
                 long before = refreshed.get();
                 cluster.restart();
-                await("refreshes answered after restart " + r, Duration.ofSeconds(60), () -> refreshed.get() > before + CHAINS);
+                Eventually.await("refreshes answered after restart " + r, Duration.ofSeconds(60), () -> refreshed.get() > before + CHAINS);
             }
             List<Long> afterRestarts = chains.stream().map(c -> c.ok.get()).toList();
-            await("every chain refreshed again on the same server after the restarts", Duration.ofSeconds(60),
+            Eventually.await("every chain refreshed again on the same server after the restarts", Duration.ofSeconds(60),
                     () -> allAdvanced(chains, afterRestarts, 3));
             stop.set(true);
             for (Thread t : threads) t.join(Duration.ofSeconds(60));
@@ -113,7 +112,7 @@ class DatabaseRestartTest {
                     r = OAuthFlows.refresh(server, f, token);
                 } catch (RuntimeException e) {
                     unexpected.merge(e.toString(), 1, Integer::sum);
-                    sleep(Duration.ofMillis(200));
+                    Eventually.sleep(Duration.ofMillis(200));
                     continue;
                 }
                 if (r.status() == 200) {
@@ -121,9 +120,9 @@ class DatabaseRestartTest {
                     token = next;
                     ok.incrementAndGet();
                     refreshed.incrementAndGet();
-                } else if (isUnavailable(r)) {
+                } else if (Unavailable.isDocumented(r)) {
                     unavailable.incrementAndGet();
-                    sleep(Duration.ofMillis(100));   // then the same token again
+                    Eventually.sleep(Duration.ofMillis(100));   // then the same token again
                 } else {
                     unexpected.merge(r.status() + " " + r.body(), 1, Integer::sum);
                     return;   // a chain refused is broken for good: the assertion names why
@@ -145,29 +144,6 @@ class DatabaseRestartTest {
                     assertEquals(1, rs.getLong(2), "live refresh tokens of the chain of user " + userId);
                 }
             }
-        }
-    }
-
-    private static boolean isUnavailable(TestHttp.Response r) {
-        if (r.status() != 503 || r.headers().firstValue("Retry-After").isEmpty()) return false;
-        JsonNode body = r.json();
-        return "unavailable".equals(body.path("error").asText()) && body.hasNonNull("error_description");
-    }
-
-    private static void await(String what, Duration limit, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertFalse(System.nanoTime() > deadline, "gave up waiting for " + what);
-            sleep(Duration.ofMillis(50));
-        }
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

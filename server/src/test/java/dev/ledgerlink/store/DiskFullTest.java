@@ -4,9 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.oauth.OAuthFlows;
+import dev.ledgerlink.testing.Eventually;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.LogLines;
 import dev.ledgerlink.testing.PostgresCluster;
@@ -15,6 +14,7 @@ import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import dev.ledgerlink.testing.Tmpfs;
+import dev.ledgerlink.testing.Unavailable;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -31,7 +31,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -74,20 +73,11 @@ class DiskFullTest {
              LogLines log = new LogLines()) {
             Path h2Base = disk.dir().resolve("ledgerlink");
             TestDatabases.TestDb db = postgres ? cluster.db() : new TestDatabases.TestDb("jdbc:h2:file:" + h2Base, "", "");
-            try (TestServer server = TestServer.start(db, s -> s
-                    .set(Setting.OPERATOR_KEY, OPERATOR_KEY)
-                    .set(Setting.DELIVERY_TIMEOUT, "PT2S")
-                    .set(Setting.DELIVERY_LEASE, "PT5S")
-                    .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.2S")
-                    .set(Setting.DELIVERY_RETRY_SCHEDULE, "PT0.5S,PT1S,PT2S,PT2S,PT5S,PT5S,PT5S,PT10S,PT10S,PT10S"));
+            try (TestServer server = TestServer.start(db, s -> PublishingUnderFaults.quickDeliveries(s, OPERATOR_KEY, "PT5S"));
                  var ticking = server.clock.followRealTime()) {
                 Fixtures f = Fixtures.create(server);
                 f.verified("invoice.create", receiver);
-                receiver.answer(r -> {
-                    String object = r.param("object_id");
-                    if ("invoice.create".equals(r.param("name")) && object != null) delivered.add(Long.parseLong(object));
-                    return Receiver.Answer.of(200);
-                });
+                PublishingUnderFaults.recordDelivered(receiver, delivered);
                 String accountId = f.account().accountId();
                 var pair = f.issue();
                 String accessToken = pair.accessToken();
@@ -98,19 +88,19 @@ class DiskFullTest {
                 for (int i = 0; i < PUBLISHERS; i++) load.add(Thread.ofVirtual().start(() -> publishUntil(stop, server.http, accountId)));
                 load.add(Thread.ofVirtual().start(() -> refreshUntil(stop, server, f, refreshToken)));
                 load.add(Thread.ofVirtual().start(() -> readUntil(stop, server.http, f, accountId, accessToken)));
-                await("writes acknowledged before the disk fills", Duration.ofSeconds(60), () -> acknowledged.size() >= 20);
+                Eventually.await("writes acknowledged before the disk fills", Duration.ofSeconds(60), () -> acknowledged.size() >= 20);
 
                 phase.set(Phase.FULL);
                 disk.fill();
-                await("writes refused with 503 while the disk is full", Duration.ofSeconds(60), () -> writesRefused.get(Phase.FULL).get() >= 3);
-                if (postgres) await("reads answered while the disk is full", Duration.ofSeconds(30), () -> readsAnswered.get(Phase.FULL).get() >= 5);
+                Eventually.await("writes refused with 503 while the disk is full", Duration.ofSeconds(60), () -> writesRefused.get(Phase.FULL).get() >= 3);
+                if (postgres) Eventually.await("reads answered while the disk is full", Duration.ofSeconds(30), () -> readsAnswered.get(Phase.FULL).get() >= 5);
 
                 disk.free();
                 long freedAt = System.nanoTime();
                 phase.set(Phase.FREED);
-                await("a write acknowledged once space is freed", Duration.ofSeconds(60), () -> writesAcknowledged.get(Phase.FREED).get() >= 1);
+                Eventually.await("a write acknowledged once space is freed", Duration.ofSeconds(60), () -> writesAcknowledged.get(Phase.FREED).get() >= 1);
                 double resumedAfter = (System.nanoTime() - freedAt) / 1e9;
-                await("writes acknowledged again once space is freed", Duration.ofSeconds(60),
+                Eventually.await("writes acknowledged again once space is freed", Duration.ofSeconds(60),
                         () -> writesAcknowledged.get(Phase.FREED).get() >= 20 && readsAnswered.get(Phase.FREED).get() >= 5);
                 stop.set(true);
                 for (Thread t : load) t.join(Duration.ofSeconds(60));
@@ -120,7 +110,7 @@ class DiskFullTest {
 
                 assertEquals(Map.of(), unexpected, "answers other than 2xx and the documented 503 with Retry-After");
                 if (postgres) assertEquals(0, readsRefused.get(Phase.FULL).get(), "PostgreSQL serves reads with its disk full");
-                await("every acknowledged event delivered (" + acknowledged.size() + ")", Duration.ofSeconds(90),
+                Eventually.await("every acknowledged event delivered (" + acknowledged.size() + ")", Duration.ofSeconds(90),
                         () -> delivered.containsAll(acknowledged));
                 assertEquals(200, OAuthFlows.refresh(server, f, refreshToken[0]).status(), "the last refresh token answered works");
             }
@@ -215,8 +205,7 @@ class DiskFullTest {
         while (!stop.get()) {
             long objectId = objectIds.incrementAndGet();
             Phase sent = phase.get();
-            TestHttp.Response r = answer(() -> http.postJson("/internal/v1/events", "{\"name\":\"invoice.create\",\"account_id\":\"" + accountId
-                    + "\",\"object_id\":" + objectId + ",\"user_id\":1}", "Authorization", "Bearer " + OPERATOR_KEY));
+            TestHttp.Response r = answer(() -> PublishingUnderFaults.publish(http, accountId, objectId, OPERATOR_KEY));
             if (r == null) continue;
             if (r.status() == 202) {
                 acknowledged.add(objectId);
@@ -258,7 +247,7 @@ class DiskFullTest {
 
     /** The documented 503 that names the full disk (counted), or anything else (recorded as unexpected). */
     private boolean refused(TestHttp.Response r, Phase sent, Map<Phase, AtomicLong> count) {
-        if (isUnavailable(r) && r.json().path("message").asText().contains("no disk space left") && "30".equals(r.header("Retry-After"))) {
+        if (Unavailable.isDocumented(r) && r.json().path("message").asText().contains("no disk space left") && "30".equals(r.header("Retry-After"))) {
             count.get(sent).incrementAndGet();
             return true;
         }
@@ -276,12 +265,6 @@ class DiskFullTest {
         }
     }
 
-    private static boolean isUnavailable(TestHttp.Response r) {
-        if (r.status() != 503 || r.headers().firstValue("Retry-After").isEmpty()) return false;
-        JsonNode body = r.json();
-        return "unavailable".equals(body.path("error").asText()) && body.hasNonNull("error_description");
-    }
-
     private static Map<Phase, AtomicLong> counters() {
         Map<Phase, AtomicLong> m = new EnumMap<>(Phase.class);
         for (Phase p : Phase.values()) m.put(p, new AtomicLong());
@@ -289,23 +272,6 @@ class DiskFullTest {
     }
 
     private static void pause() {
-        sleep(Duration.ofMillis(100));
-    }
-
-    private static void await(String what, Duration limit, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertFalse(System.nanoTime() > deadline, "gave up waiting for " + what);
-            sleep(Duration.ofMillis(50));
-        }
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        Eventually.sleep(Duration.ofMillis(100));
     }
 }

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -110,18 +109,7 @@ public final class PostgresCluster implements AutoCloseable {
     }
 
     private static void run(List<String> command) throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try {
-            if (!p.waitFor(90, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException("timed out: " + String.join(" ", command));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted: " + String.join(" ", command), e);
-        }
-        String output = new String(p.getInputStream().readAllBytes());
-        if (p.exitValue() != 0) throw new IOException(String.join(" ", command) + " exited " + p.exitValue() + ": " + output);
+        Commands.run(command);
     }
 
     private static Path binaries() throws IOException {

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A small file system of the test's own (a tmpfs of a given size, mounted on a temporary directory),
@@ -82,17 +81,6 @@ public final class Tmpfs implements AutoCloseable {
         List<String> cmd = new ArrayList<>();
         if (!"root".equals(System.getProperty("user.name"))) cmd.addAll(List.of("sudo", "-n"));
         cmd.addAll(command);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        try {
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException("timed out: " + String.join(" ", cmd));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted: " + String.join(" ", cmd), e);
-        }
-        String output = new String(p.getInputStream().readAllBytes()).strip();
-        if (p.exitValue() != 0) throw new IOException(String.join(" ", cmd) + " exited " + p.exitValue() + ": " + output);
+        Commands.run(cmd);
     }
 }

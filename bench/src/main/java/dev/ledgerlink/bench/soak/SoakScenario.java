@@ -92,7 +92,8 @@ public final class SoakScenario implements Scenario {
     }
 
     private List<Figure> figures(String db, List<SoakSample> samples, SoakSample rested, SoakLoad load, Path csv) {
-        double warmup = Math.min(10, length.toMinutes() / 3.0);
+        // Rows reach what retention keeps after a quarter hour (access tokens live 5 min and are kept 5 more, codes 10 + 5).
+        double warmup = Math.min(15, length.toMinutes() / 4.0);
         List<SoakSample> steady = samples.stream().filter(s -> s.minute() >= warmup - 1e-9).toList();
         if (steady.size() < 2) steady = samples.subList(Math.max(0, samples.size() - 2), samples.size());
         Map<String, ToDoubleFunction<SoakSample>> readings = new LinkedHashMap<>();
