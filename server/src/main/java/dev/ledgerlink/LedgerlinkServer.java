@@ -3,8 +3,8 @@ package dev.ledgerlink;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.config.StartupChecks;
-import dev.ledgerlink.delivery.DeliveryEngine;
 import dev.ledgerlink.logging.LogFormat;
+import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.NotificationSender;
 import dev.ledgerlink.notifications.NotificationSettings;
 import dev.ledgerlink.retention.RetentionWorker;
@@ -42,6 +42,11 @@ public final class LedgerlinkServer implements AutoCloseable {
     }
 
     public static LedgerlinkServer start(Settings settings, Clock clock) {
+        return start(settings, clock, PublicAddressGate.SYSTEM);
+    }
+
+    /** As {@link #start(Settings, Clock)}, the public-address gate resolving host names with {@code resolver} (tests decide the answers). */
+    public static LedgerlinkServer start(Settings settings, Clock clock, PublicAddressGate.Resolver resolver) {
         LogFormat.apply(settings);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new ClassLoaderMetrics().bindTo(metrics);
@@ -57,11 +62,10 @@ public final class LedgerlinkServer implements AutoCloseable {
                     "environment variable {} is not a ledgerlink setting and is ignored (a typo? see docs/configuration.md)", unknown);
         }
         Database db = openDatabase(settings, metrics);
+        List<AutoCloseable> workers = new ArrayList<>();
         try {
-            Services services = Services.create(settings, clock, db, metrics);
-            List<AutoCloseable> workers = new ArrayList<>();
-            DeliveryEngine deliveryEngine = DeliveryEngines.start(services);
-            workers.add(deliveryEngine);
+            Services services = Services.withDeliveryEngine(settings, clock, resolver, db, metrics);
+            services.deliveryEngine().ifPresent(workers::add);
             if (settings.get(Setting.BASE_URL).isBlank() && !settings.flag(Setting.DEV)) {
                 org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn("base-url is not set: discovery and the "
                         + "authorization flow announce this server's bound address (http://host:port); set base-url "
@@ -76,6 +80,7 @@ public final class LedgerlinkServer implements AutoCloseable {
             if (management != null) workers.add(management::stop);
             return new LedgerlinkServer(services, web, management, workers, gc);
         } catch (RuntimeException e) {
+            closeAll(workers);
             db.close();
             throw e;
         }
@@ -118,6 +123,13 @@ public final class LedgerlinkServer implements AutoCloseable {
     @Override
     public void close() {
         web.stop();
+        closeAll(workers);
+        gcMetrics.close();
+        services.database().close();
+    }
+
+    /** The workers in the reverse order of their start: the delivery engine, first started, stops last. */
+    private static void closeAll(List<AutoCloseable> workers) {
         for (AutoCloseable w : workers.reversed()) {
             try {
                 w.close();
@@ -125,7 +137,5 @@ public final class LedgerlinkServer implements AutoCloseable {
                 org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn("worker did not stop cleanly", e);
             }
         }
-        gcMetrics.close();
-        services.database().close();
     }
 }

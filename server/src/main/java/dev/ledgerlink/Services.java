@@ -10,8 +10,12 @@ import dev.ledgerlink.callbacks.OperatorCallbacks;
 import dev.ledgerlink.config.PasswordHashSettings;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.delivery.CallbackDeliveries;
 import dev.ledgerlink.delivery.CallbackHistory;
+import dev.ledgerlink.delivery.DeliveryEngine;
+import dev.ledgerlink.delivery.DeliveryReads;
 import dev.ledgerlink.delivery.DeliveryService;
+import dev.ledgerlink.delivery.HandOff;
 import dev.ledgerlink.delivery.Recovery;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.OAuthServer;
@@ -20,6 +24,7 @@ import dev.ledgerlink.oauth.TokenFormat;
 import dev.ledgerlink.oauth.TokenService;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.events.FanOut;
+import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.NotificationSettings;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retention.RetentionRules;
@@ -31,8 +36,13 @@ import dev.ledgerlink.secrets.SecretKeys;
 import dev.ledgerlink.store.Database;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
+import java.util.Optional;
 
-/** Every capability service of one process, built once by {@link #create}; shared by the web layer and the CLI. */
+/**
+ * Every capability service of one process, built once; shared by the web layer and the CLI. A server
+ * process ({@link #withDeliveryEngine}) also runs a delivery engine, which its publishes hand their
+ * deliveries to; any other ({@link #create}: the CLI) only queues work for a server's engine.
+ */
 public record Services(
         Settings settings,
         Clock clock,
@@ -46,15 +56,34 @@ public record Services(
         OAuthServer oauth,
         SecretBox secretBox,
         DeliveryService deliveries,
+        DeliveryReads deliveryReads,
         EventPublisher events,
         CallbackService callbacks,
         CallbackHistory callbackHistory,
         OperatorCallbacks operatorCallbacks,
         OperatorNotices notices,
-        RetentionSweeper retention) {
+        RetentionSweeper retention,
+        Optional<DeliveryEngine> deliveryEngine) {
 
+    /** The services of a process that runs no delivery engine (the CLI): what it queues, a server's engine sends. */
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
+        return build(settings, clock, PublicAddressGate.SYSTEM, database, metrics, false);
+    }
+
+    /**
+     * The services of a server process, its delivery engine started; {@code resolver} answers the
+     * public-address gate's look-ups (the system's, or a test's). The caller stops the engine.
+     */
+    public static Services withDeliveryEngine(Settings settings, Clock clock, PublicAddressGate.Resolver resolver, Database database,
+                                              PrometheusMeterRegistry metrics) {
+        return build(settings, clock, resolver, database, metrics, true);
+    }
+
+    private static Services build(Settings settings, Clock clock, PublicAddressGate.Resolver resolver, Database database,
+                                  PrometheusMeterRegistry metrics, boolean runEngine) {
         boolean devMode = settings.flag(Setting.DEV);
+        // The one decision of development mode's exemption from the address rules, for registration and sending alike.
+        var addressGate = PublicAddressGate.of(devMode, resolver);
         var jdbi = database.jdbi();
         var audit = new AuditLog(metrics);
         var passwordCost = PasswordHashSettings.from(settings);
@@ -66,37 +95,43 @@ public record Services(
         var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL), TokenFormat.load(jdbi),
                 database.closing(new RotationBatches(jdbi)));
         var secretBox = SecretKeys.load(settings);
-        var deliveries = new DeliveryService(jdbi, clock, new Recovery(
-                settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)));
         var notices = NotificationSettings.from(settings).isPresent() ? OperatorNotices.on() : OperatorNotices.off();
-        var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, CallbackUriRule.system(devMode), audit, new dev.ledgerlink.callbacks.VerificationRequests() {
-                    @Override
-                    public void enqueue(org.jdbi.v3.core.Handle transaction, long callbackId) {
-                        deliveries.enqueueVerification(transaction, callbackId);
-                    }
-
-                    @Override
-                    public void queued() {
-                        deliveries.enqueued();
-                    }
-                });
-        return new Services(settings, clock, database, metrics, audit,
-                users,
-                accounts,
-                applications,
-                tokens,
-                OAuthServer.create(settings, clock, jdbi, database.dialect(), database.groupCommit(), tokens, users, applications, notices, audit),
-                secretBox,
-                deliveries,
-                new EventPublisher(jdbi, database.groupCommit(), database.dialect(), clock, (h, eventId, accountId, name, noun, now) -> {
-                    DeliveryService.Queued q = deliveries.fanOut(h, eventId, accountId, name, noun, now);
-                    return new FanOut.Queued(q.deliveries(), q.afterCommit());
-                }),
-                callbacks,
-                new CallbackHistory(callbacks, deliveries),
-                new OperatorCallbacks(jdbi, clock, deliveries::dropPending, audit),
-                notices,
-                new RetentionSweeper(jdbi, database.dialect(), clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics));
+        var callbackQueue = new CallbackDeliveries();
+        Optional<DeliveryEngine> engine = runEngine
+                ? Optional.of(DeliveryEngineWiring.create(settings, clock, database, secretBox, metrics, notices, audit, addressGate, callbackQueue))
+                : Optional.empty();
+        try {
+            var deliveries = new DeliveryService(jdbi, database.dialect(), clock, new Recovery(
+                    settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)),
+                    engine.<HandOff>map(e -> e).orElse(HandOff.NONE));
+            var deliveryReads = new DeliveryReads(jdbi);
+            var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, new CallbackUriRule(addressGate), audit,
+                    callbackQueue, deliveries::enqueued);
+            Services services = new Services(settings, clock, database, metrics, audit,
+                    users,
+                    accounts,
+                    applications,
+                    tokens,
+                    OAuthServer.create(settings, clock, jdbi, database.dialect(), database.groupCommit(), tokens, users, applications, notices, audit),
+                    secretBox,
+                    deliveries,
+                    deliveryReads,
+                    new EventPublisher(jdbi, database.groupCommit(), database.dialect(), clock, (h, eventId, accountId, name, noun, now) -> {
+                        DeliveryService.Queued q = deliveries.fanOut(h, eventId, accountId, name, noun, now);
+                        return new FanOut.Queued(q.deliveries(), q.afterCommit());
+                    }),
+                    callbacks,
+                    new CallbackHistory(callbacks, deliveryReads, deliveries),
+                    new OperatorCallbacks(jdbi, clock, callbackQueue, audit),
+                    notices,
+                    new RetentionSweeper(jdbi, database.dialect(), clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics),
+                    engine);
+            engine.ifPresent(DeliveryEngine::start);
+            return services;
+        } catch (RuntimeException e) {
+            engine.ifPresent(DeliveryEngine::close);
+            throw e;
+        }
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

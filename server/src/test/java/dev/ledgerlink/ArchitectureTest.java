@@ -37,6 +37,7 @@ class ArchitectureTest {
             foundation("signature"),
             foundation("logging", "config"),
             foundation("audit"),
+            foundation("retry"),
             capability("accounts"),
             capability("notifications"),
             capability("oauth", "accounts", "notifications"),

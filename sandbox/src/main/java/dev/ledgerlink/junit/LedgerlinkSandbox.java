@@ -5,6 +5,7 @@ import dev.ledgerlink.Services;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.DeliveryRecord;
+import dev.ledgerlink.delivery.DeliveryState;
 import dev.ledgerlink.events.Event;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.oauth.TokenResponse;
@@ -212,7 +213,7 @@ public final class LedgerlinkSandbox implements BeforeAllCallback, AfterAllCallb
 
     /** What was sent to a callback (verification requests and notifications), newest first, each with its attempts. */
     public List<DeliveryRecord> deliveries(long callbackId) {
-        return services().deliveries().history(null, callbackId, 1, 100).deliveries();
+        return services().deliveryReads().history(null, callbackId, 1, 100).deliveries();
     }
 
     /**
@@ -224,9 +225,9 @@ public final class LedgerlinkSandbox implements BeforeAllCallback, AfterAllCallb
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             List<DeliveryRecord> all = deliveries(callbackId);
-            Optional<DeliveryRecord> done = all.stream().filter(d -> eventName.equals(d.name()) && "delivered".equals(d.state())).findFirst();
+            Optional<DeliveryRecord> done = all.stream().filter(d -> eventName.equals(d.name()) && d.state() == DeliveryState.DELIVERED).findFirst();
             if (done.isPresent()) return done.get();
-            Optional<DeliveryRecord> dropped = all.stream().filter(d -> eventName.equals(d.name()) && "dropped".equals(d.state())).findFirst();
+            Optional<DeliveryRecord> dropped = all.stream().filter(d -> eventName.equals(d.name()) && d.state() == DeliveryState.DROPPED).findFirst();
             if (dropped.isPresent()) throw new AssertionError("the " + eventName + " delivery to callback " + callbackId + " was dropped: " + dropped.get());
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("no successful " + eventName + " delivery to callback " + callbackId + " within " + timeout

@@ -21,7 +21,7 @@ public record Callback(
         Instant verifyFailuresSince) {
 
     public CallbackStateMachine.State state() {
-        return CallbackStateMachine.stateOf(verified, disabled);
+        return StateColumns.of(verified, disabled);
     }
 
     public VerifierThrottle.Count wrongTries() {

@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The callbacks API: register, read, list, verify, resend, update, delete. Every change goes
- * through {@link CallbackStateMachine}; this class applies its effects (new code, verification
- * request) and the access rules of {@link CallbackAccess}.
+ * through {@link CallbackStateMachine}: this class writes the callback's row (a new code, its state)
+ * and applies the access rules of {@link CallbackAccess}; the effects on the delivery queue are
+ * {@link CallbackEffects}', in the same transaction.
  */
 public final class CallbackService {
     /** 256 random bits; the code keys the signatures of every notification to the callback. */
@@ -38,17 +39,24 @@ public final class CallbackService {
     private final CallbackAccess access;
     private final SecretBox secretBox;
     private final CallbackUriRule uriRule;
-    private final VerificationRequests verificationRequests;
+    private final CallbackEffects effects;
+    private final Runnable queued;
     private final AuditLog audit;
 
+    /**
+     * @param queue the delivery queue, acted on in this service's transactions
+     * @param queued run after the commit of a change that queued a verification request: this
+     *               process's delivery engine claims it at once instead of at its next poll
+     */
     public CallbackService(Jdbi jdbi, Clock clock, AccountService accounts, SecretBox secretBox,
-                           CallbackUriRule uriRule, AuditLog audit, VerificationRequests verificationRequests) {
+                           CallbackUriRule uriRule, AuditLog audit, CallbackQueue queue, Runnable queued) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.access = new CallbackAccess(accounts);
         this.secretBox = secretBox;
         this.uriRule = uriRule;
-        this.verificationRequests = verificationRequests;
+        this.effects = new CallbackEffects(queue);
+        this.queued = queued;
         this.audit = audit;
     }
 
@@ -58,15 +66,16 @@ public final class CallbackService {
         CallbackAccess.requireScopeFor(principal, event);
         Transition t = CallbackStateMachine.apply(null, Trigger.REGISTER);
         String code = RandomTokens.urlSafe(CODE_BYTES);
-        long id = jdbi.inTransaction(h -> {
+        Instant now = now();
+        record Registered(long id, CallbackEffects.Applied applied) {}
+        Registered r = jdbi.inTransaction(h -> {
             long created = h.attach(CallbackStore.class).insert(accountId, principal.applicationId(), principal.userId(),
-                    event, EventCatalog.nounOf(event), uri, secretBox.seal(code), Hashes.sha256Hex(code), now());
-            if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.enqueue(h, created);
-            return created;
+                    event, EventCatalog.nounOf(event), uri, secretBox.seal(code), Hashes.sha256Hex(code), now);
+            return new Registered(created, effects.apply(h, created, t, null, now));
         });
-        LOG.info("callback {} registered for {} in account {}", id, event, accountId);
-        if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.queued();
-        return load(principal, accountId, id);
+        LOG.info("callback {} registered for {} in account {}", r.id(), event, accountId);
+        if (r.applied().queued()) queued.run();
+        return load(principal, accountId, r.id());
     }
 
     public Callback get(TokenPrincipal principal, String accountId, long id) {
@@ -157,10 +166,13 @@ public final class CallbackService {
         access.requireMember(principal, accountId);
         Callback c = load(principal, accountId, id);
         CallbackAccess.requireScopeFor(principal, c.event());
-        CallbackStateMachine.apply(c.state(), Trigger.DELETE);
-        // Deleting the row is what stops notifications and drops what was queued: the delivery
-        // engine fans out over existing rows and drops a queued message whose callback is gone.
-        Deadlocks.retry(() -> jdbi.useExtension(CallbackStore.class, s -> s.delete(id)));
+        Transition t = CallbackStateMachine.apply(c.state(), Trigger.DELETE);
+        // The row goes, and its deliveries with it (on delete cascade): nothing is fanned out to it
+        // again, and nothing it had queued is sent.
+        Deadlocks.retry(() -> jdbi.useTransaction(h -> {
+            h.attach(CallbackStore.class).delete(id);
+            effects.apply(h, id, t, null, now());
+        }));
         LOG.info("callback {} deleted from account {}", id, accountId);
     }
 
@@ -178,13 +190,14 @@ public final class CallbackService {
     private void reissue(Callback c, Transition t, String event, String uri, String reason) {
         if (!t.has(Effect.ISSUE_NEW_CODE)) throw new IllegalStateException("a reissue must issue a new code");
         String code = RandomTokens.urlSafe(CODE_BYTES);
-        jdbi.useTransaction(h -> {
+        Instant now = now();
+        CallbackEffects.Applied applied = jdbi.inTransaction(h -> {
             h.attach(CallbackStore.class).reissue(c.id(), event, EventCatalog.nounOf(event), uri,
-                    secretBox.seal(code), Hashes.sha256Hex(code), now());
-            if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.enqueue(h, c.id());
+                    secretBox.seal(code), Hashes.sha256Hex(code), now);
+            return effects.apply(h, c.id(), t, null, now);
         });
         audit.record(AuditLog.Event.CALLBACK_CODE_ROTATED, "callback_id", c.id(), "account_id", c.accountId(), "reason", reason);
-        if (t.has(Effect.SEND_VERIFICATION_REQUEST)) verificationRequests.queued();
+        if (applied.queued()) queued.run();
     }
 
     private Instant now() {

@@ -6,12 +6,26 @@ import java.util.Set;
 /**
  * The callback state machine of interface.md ("States and transitions", Callback) as one pure
  * function: given where a callback is and what happened, where it goes and what else must happen.
- * No I/O here; {@link CallbackService} applies the effects. Every pair of state and trigger is
- * decided (tested exhaustively in CallbackStateMachineTest): either a transition or a refusal.
+ * No I/O here: each caller writes the callback's row with the trigger's own statement
+ * ({@link CallbackService}, {@link OperatorCallbacks}, {@link FailureRuns}), and
+ * {@link CallbackEffects} applies the effects on the delivery queue, in the same transaction. How a
+ * state is stored is {@link StateColumns}'. Every pair of state and trigger is decided (tested
+ * exhaustively in CallbackStateMachineTest): either a transition or a refusal.
  */
 public final class CallbackStateMachine {
 
-    public enum State { UNVERIFIED, VERIFIED, DISABLED, DELETED }
+    public enum State {
+        UNVERIFIED, VERIFIED, DISABLED, DELETED;
+
+        /**
+         * Whether the callback receives events: the fan-out gives it a delivery of each event it is
+         * subscribed to, and the engine sends them. Only a verified callback does; every callback
+         * receives its verification requests, whatever its state.
+         */
+        public boolean receivesEvents() {
+            return this == VERIFIED;
+        }
+    }
 
     public enum Trigger {
         /** POST with event and uri (only from no state). */
@@ -66,12 +80,6 @@ public final class CallbackStateMachine {
 
     private CallbackStateMachine() {}
 
-    /** The state a stored callback is in: disabled wins over verified. */
-    public static State stateOf(boolean verified, boolean disabled) {
-        if (disabled) return State.DISABLED;
-        return verified ? State.VERIFIED : State.UNVERIFIED;
-    }
-
     /** @param from the current state, or null for a callback not yet registered */
     public static Transition apply(State from, Trigger trigger) {
         if (from == null) {
@@ -97,7 +105,8 @@ public final class CallbackStateMachine {
             case FAILING_TOO_LONG -> switch (from) {
                 case VERIFIED -> to(State.DISABLED, Effect.STOP_NOTIFICATIONS, Effect.DROP_PENDING);
                 case DISABLED -> to(State.DISABLED);
-                // Nothing is delivered to an unverified callback, so it cannot fail for long.
+                // An unverified callback receives only its verification requests, whose retries end
+                // within the window (FailureRuns asks this of a verified callback only).
                 default -> throw new IllegalTransition(from, trigger);
             };
             case ENDPOINT_GONE -> switch (from) {

@@ -106,10 +106,10 @@ public interface CallbackStore {
     // The operators' view, across accounts and applications. state: unverified, verified or disabled (null: all).
     String OPERATOR_FILTERS = """
             where (cast(:accountId as varchar(16)) is null or account_id = :accountId)
-              and (cast(:state as varchar(16)) is null
-                   or (:state = 'disabled' and disabled = true)
-                   or (:state = 'verified' and verified = true and disabled = false)
-                   or (:state = 'unverified' and verified = false and disabled = false))""";
+              and (cast(:state as varchar(16)) is null"""
+            + " or (:state = 'disabled' and " + StateColumns.DISABLED + ")"
+            + " or (:state = 'verified' and " + StateColumns.VERIFIED + ")"
+            + " or (:state = 'unverified' and " + StateColumns.UNVERIFIED + "))";
 
     @SqlQuery("select " + COLUMNS + " from callbacks " + OPERATOR_FILTERS + " order by id limit :limit offset :offset")
     List<Callback> operatorSearch(String accountId, String state, int limit, long offset);

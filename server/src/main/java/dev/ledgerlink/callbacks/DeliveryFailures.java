@@ -1,39 +1,37 @@
 package dev.ledgerlink.callbacks;
 
 import dev.ledgerlink.callbacks.CallbackStateMachine.State;
-import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
 import java.time.Instant;
-import java.util.Collection;
-import java.util.Optional;
+import java.util.List;
 import org.jdbi.v3.core.Handle;
 
 /**
  * How the delivery engine tells the callbacks capability what its attempts did, inside the
- * transaction that records them (the other direction of {@link VerificationRequests}). The
- * callbacks capability keeps each callback's run of failures and decides, through
- * {@link CallbackStateMachine}, when one is disabled. Implemented by {@link FailureRuns}.
+ * transaction that records them (the other direction of {@link CallbackQueue}). The callbacks
+ * capability keeps each callback's run of failures and decides, through {@link DisablePolicy} and
+ * {@link CallbackStateMachine}, when one is disabled; the disabling's effects on the queue are
+ * applied in the same transaction ({@link CallbackEffects}). Implemented by {@link FailureRuns}.
  */
 public interface DeliveryFailures {
 
-    /** Attempts to these callbacks succeeded: each one's run of failures, if any, ends. */
-    void succeeded(Handle h, Collection<Long> callbackIds, Instant now);
+    /** What one attempt came to, as the delivery rule (retry.RetryRule) judged it. */
+    enum Outcome { SUCCEEDED, FAILED, GONE }
 
     /**
-     * An attempt failed at {@code now}. The first failure starts a run; once the run has lasted
-     * the disable window the callback takes {@link CallbackStateMachine.Trigger#FAILING_TOO_LONG}.
+     * One attempt to a callback.
      *
      * @param state what the callback was when its delivery was claimed
      * @param failingSince the start of its run of failures as claimed, null when none
-     * @return the transition taken when this failure disabled the callback; the caller applies the
-     *         effects on what it owns ({@link CallbackStateMachine.Effect#DROP_PENDING})
      */
-    Optional<Transition> failed(Handle h, long callbackId, State state, Instant failingSince, Instant now);
+    record Attempted(long callbackId, State state, Instant failingSince, Outcome outcome) {}
 
     /**
-     * The endpoint answered 410 Gone ({@link DisablePolicy#endpointGone}): the callback takes
-     * {@link CallbackStateMachine.Trigger#ENDPOINT_GONE} at once, without waiting for the window.
-     *
-     * @return the transition taken when this disabled the callback, as for {@link #failed}
+     * A callback the reported attempts disabled: the cause (for the audit trail: endpoint_gone,
+     * failing_too_long), why in words (for the operator's notice), and how many of its pending
+     * deliveries the disabling dropped.
      */
-    Optional<Transition> gone(Handle h, long callbackId, State state, Instant now);
+    record Disabled(long callbackId, String cause, String why, int dropped) {}
+
+    /** The outcomes of one batch of attempts, in the order they were made; returns the callbacks they disabled. */
+    List<Disabled> record(Handle h, List<Attempted> attempts, Instant now);
 }

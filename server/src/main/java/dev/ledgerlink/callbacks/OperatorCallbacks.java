@@ -8,6 +8,7 @@ import dev.ledgerlink.callbacks.CallbackStateMachine.Trigger;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.paging.Paging;
+import dev.ledgerlink.store.Deadlocks;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -28,21 +29,15 @@ public final class OperatorCallbacks {
     private static final int MAX_ACCOUNT_ID = 16;
     private static final Logger LOG = LoggerFactory.getLogger(OperatorCallbacks.class);
 
-    /** Drops what is still queued for a callback (the delivery package's part of DROP_PENDING). */
-    @FunctionalInterface
-    public interface PendingDrop {
-        int drop(long callbackId, String reason);
-    }
-
     private final Jdbi jdbi;
     private final Clock clock;
-    private final PendingDrop pendingDrop;
+    private final CallbackEffects effects;
     private final AuditLog audit;
 
-    public OperatorCallbacks(Jdbi jdbi, Clock clock, PendingDrop pendingDrop, AuditLog audit) {
+    public OperatorCallbacks(Jdbi jdbi, Clock clock, CallbackQueue queue, AuditLog audit) {
         this.jdbi = jdbi;
         this.clock = clock;
-        this.pendingDrop = pendingDrop;
+        this.effects = new CallbackEffects(queue);
         this.audit = audit;
     }
 
@@ -71,21 +66,22 @@ public final class OperatorCallbacks {
         return jdbi.withExtension(CallbackStore.class, s -> s.findAny(id)).orElseThrow(() -> ServiceException.notFound("No callback " + id + "."));
     }
 
-    /** Stops notifications and drops what was queued; disabling a disabled callback changes nothing. */
+    /** Stops notifications and drops what was queued, in one transaction; disabling a disabled callback changes nothing. */
     public Callback disable(long id) {
-        record Disabled(Callback callback, Transition transition) {}
-        Disabled d = jdbi.inTransaction(h -> {
+        record Disabled(Callback callback, CallbackEffects.Applied applied) {}
+        // Its row, then its deliveries: the order opposite to the engine's recorder, so a deadlock is retried.
+        Disabled d = Deadlocks.retry(() -> jdbi.inTransaction(h -> {
             CallbackStore s = h.attach(CallbackStore.class);
             Callback c = s.findAnyForUpdate(id).orElseThrow(() -> ServiceException.notFound("No callback " + id + "."));
             Transition next = CallbackStateMachine.apply(c.state(), Trigger.OPERATOR_DISABLE);
             if (c.state() == next.next()) return new Disabled(c, null);
-            s.setDisabled(id, true, now());
-            return new Disabled(c, next);
-        });
-        if (d.transition() != null) {
-            int dropped = d.transition().has(Effect.DROP_PENDING) ? pendingDrop.drop(id, "callback disabled by an operator") : 0;
+            Instant now = now();
+            s.setDisabled(id, true, now);
+            return new Disabled(c, effects.apply(h, id, next, "callback disabled by an operator", now));
+        }));
+        if (d.applied() != null) {
             audit.record(AuditLog.Event.CALLBACK_DISABLED, "callback_id", id, "account_id", d.callback().accountId(),
-                    "by", "operator", "cause", "operator", "deliveries_dropped", dropped, "reason", "disabled by an operator");
+                    "by", "operator", "cause", "operator", "deliveries_dropped", d.applied().dropped(), "reason", "disabled by an operator");
         }
         return show(id);
     }

@@ -43,10 +43,10 @@ final class DeliveriesCommand {
             Instant to = until == null ? null : Recovery.parseInstant(until, "until", v);
             v.throwIfInvalid();
             if (callbackId != null) s.operatorCallbacks().show(callbackId);   // an unknown callback is an error, not an empty list
-            Paging.Page<DeliveryRecord> p = s.deliveries().search(callbackId, state, from, to, pages.paging());
+            Paging.Page<DeliveryRecord> p = s.deliveryReads().search(callbackId, state, from, to, pages.paging());
             StringBuilder human = new StringBuilder();
             for (DeliveryRecord d : p.items()) {
-                human.append("delivery ").append(d.id()).append("  ").append(d.name()).append("  ").append(d.state())
+                human.append("delivery ").append(d.id()).append("  ").append(d.name()).append("  ").append(d.state().value())
                         .append("  created ").append(d.createdAt());
                 if (d.dropReason() != null) human.append("  (").append(d.dropReason()).append(')');
                 human.append('\n');

@@ -11,16 +11,18 @@ import dev.ledgerlink.oauth.TokenPrincipal;
  */
 public final class CallbackHistory {
     private final CallbackService callbacks;
+    private final DeliveryReads reads;
     private final DeliveryService deliveries;
 
-    public CallbackHistory(CallbackService callbacks, DeliveryService deliveries) {
+    public CallbackHistory(CallbackService callbacks, DeliveryReads reads, DeliveryService deliveries) {
         this.callbacks = callbacks;
+        this.reads = reads;
         this.deliveries = deliveries;
     }
 
-    public DeliveryService.DeliveryPage read(TokenPrincipal who, String accountId, long callbackId, int page, int perPage) {
+    public DeliveryReads.DeliveryPage read(TokenPrincipal who, String accountId, long callbackId, int page, int perPage) {
         callbacks.get(who, accountId, callbackId);
-        return deliveries.history(accountId, callbackId, page, perPage);
+        return reads.history(accountId, callbackId, page, perPage);
     }
 
     /** Recover (DeliveryService#recover) for whoever may read the callback, with the same answers. */

@@ -1,12 +1,16 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.callbacks.CallbackStateMachine.State;
 import java.time.Instant;
 
-/** A delivery a worker holds the lease of, with what sending it needs from its callback and event. */
-record ClaimedDelivery(
+/**
+ * A delivery a worker holds the lease of, with what sending it needs from its callback and event;
+ * {@code callbackState} is the callback's state as the row was leased.
+ */
+public record ClaimedDelivery(
         long id,
         long callbackId,
-        String kind,
+        DeliveryKind kind,
         int attempts,
         Long eventId,
         String eventName,
@@ -17,15 +21,11 @@ record ClaimedDelivery(
         String verifierSealed,
         String callbackAccountId,
         long callbackUserId,
-        boolean verified,
-        boolean disabled,
+        State callbackState,
         Instant failingSince) {
 
-    static final String EVENT = "event";
-    static final String VERIFICATION = "verification";
-
     boolean isVerification() {
-        return VERIFICATION.equals(kind);
+        return kind == DeliveryKind.VERIFICATION;
     }
 
     /** X-Service-Event-Id and webhook-id: one per delivery, the same on every retry. */

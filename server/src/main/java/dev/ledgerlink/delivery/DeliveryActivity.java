@@ -1,9 +1,13 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.retry.RetryRule;
 import dev.ledgerlink.store.TimeMapping;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.StatementContext;
 
@@ -29,30 +33,31 @@ public final class DeliveryActivity {
 
     static final String LATEST_ID = "select coalesce(max(id), 0) from delivery_attempts";
 
-    /** Outcomes: delivered (2xx), failed (any other status), no_response (timeout, refused connection, ...). */
+    /** Attempts per minute and status (null: no response); {@link #outcomeOf} sorts the statuses into outcomes. */
     static final String PER_MINUTE = """
-            select date_trunc('minute', a.attempted_at) as minute_start,
-                   case when a.status_code is null then 'no_response'
-                        when a.status_code between 200 and 299 then 'delivered' else 'failed' end as outcome,
-                   count(*) as attempts
+            select date_trunc('minute', a.attempted_at) as minute_start, a.status_code, count(*) as attempts
             from delivery_attempts a
             join deliveries d on d.id = a.delivery_id
             join callbacks c on c.id = d.callback_id
             where a.attempted_at >= :since and %s
-            group by date_trunc('minute', a.attempted_at),
-                     case when a.status_code is null then 'no_response'
-                          when a.status_code between 200 and 299 then 'delivered' else 'failed' end""".formatted(SCOPE);
+            group by date_trunc('minute', a.attempted_at), a.status_code""".formatted(SCOPE);
 
     /** Written by the result recorder ({@link DeliveryStore#RECORD_LAST_ATTEMPT}): one row per callback, read by its key. */
     static final String LAST_ATTEMPTS = """
             select callback_id, delivery_id, attempt, attempted_at, status_code, duration_ms, error
             from callback_last_attempts where callback_id in (<callbackIds>) and attempted_at is not null""";
 
+    /** An attempt's outcome as the console shows it: delivered (it succeeded), failed (any other answer), or no_response. */
+    public static String outcomeOf(Integer statusCode) {
+        if (statusCode == null) return "no_response";
+        return RetryRule.succeeded(statusCode) ? "delivered" : "failed";
+    }
+
     /** One attempt as the live tail shows it. */
     public record TailEntry(long attemptId, long deliveryId, long callbackId, String accountId, String uri, String name,
                             int attempt, Instant attemptedAt, Integer statusCode, long durationMs, String error) {
         public String outcome() {
-            return statusCode == null ? "no_response" : statusCode >= 200 && statusCode < 300 ? "delivered" : "failed";
+            return outcomeOf(statusCode);
         }
     }
 
@@ -60,11 +65,7 @@ public final class DeliveryActivity {
     public record MinuteCount(Instant minute, String outcome, long attempts) {}
 
     /** A callback's latest attempt. */
-    public record LastAttempt(long callbackId, long deliveryId, int attempt, Instant attemptedAt, Integer statusCode, long durationMs, String error) {
-        public boolean succeeded() {
-            return statusCode != null && statusCode >= 200 && statusCode < 300;
-        }
-    }
+    public record LastAttempt(long callbackId, long deliveryId, int attempt, Instant attemptedAt, Integer statusCode, long durationMs, String error) {}
 
     static final class TailMapper implements RowMapper<TailEntry> {
         @Override
@@ -75,11 +76,21 @@ public final class DeliveryActivity {
         }
     }
 
+    /** A row of {@link #PER_MINUTE}, its status already sorted into its outcome (rows of one minute and outcome are summed by the caller). */
     static final class MinuteMapper implements RowMapper<MinuteCount> {
         @Override
         public MinuteCount map(ResultSet rs, StatementContext ctx) throws SQLException {
-            return new MinuteCount(TimeMapping.read(rs, "minute_start"), rs.getString("outcome"), rs.getLong("attempts"));
+            return new MinuteCount(TimeMapping.read(rs, "minute_start"), outcomeOf(status(rs)), rs.getLong("attempts"));
         }
+    }
+
+    /** The counts of one minute and outcome summed into one, in the order first seen. */
+    static List<MinuteCount> summed(List<MinuteCount> rows) {
+        Map<List<Object>, MinuteCount> out = new LinkedHashMap<>();
+        for (MinuteCount c : rows) {
+            out.merge(List.of(c.minute(), c.outcome()), c, (a, b) -> new MinuteCount(a.minute(), a.outcome(), a.attempts() + b.attempts()));
+        }
+        return List.copyOf(out.values());
     }
 
     static final class LastMapper implements RowMapper<LastAttempt> {

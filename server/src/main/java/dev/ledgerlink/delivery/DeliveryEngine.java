@@ -2,11 +2,12 @@ package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.callbacks.DeliveryFailures;
+import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.OperatorNotices;
+import dev.ledgerlink.retry.RetryRule;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.store.Database;
-import dev.ledgerlink.store.Deadlocks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,40 +15,43 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The worker of one process: a dispatcher thread claims due deliveries in batches (leases), each is
  * sent on its own virtual thread, and a recorder writes outcomes back in batches. No transaction or
- * lock is held across an HTTP call: claiming commits the lease first, recording happens after.
+ * lock is held across an HTTP call: claiming commits the lease first, recording happens after. The
+ * queue service reaches it only through the port it implements, {@link HandOff}; its statements are
+ * {@link DeliveryStore}'s.
  *
  * <p>Fairness: at most {@code concurrency} attempts in flight, and at most
  * {@code perCallbackConcurrency} of them (and never over a quarter) for one callback; a saturated callback is left out of the next claim, so a slow or dead endpoint only ever
  * ties up its own share.
  */
-public final class DeliveryEngine implements AutoCloseable {
+public final class DeliveryEngine implements HandOff, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryEngine.class);
     private static final int MAX_BATCH = 256;
+    /** How long {@link #close} lets attempts in flight finish (each is bounded by delivery.timeout too). */
+    private static final Duration IN_FLIGHT_GRACE = Duration.ofSeconds(15);
+    private static final long DEPTH_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(5);
 
-    private final Database database;
+    private final Jdbi jdbi;
+    private final Database.Dialect dialect;
     private final Clock clock;
     private final SecretBox secretBox;
-    private final RetrySchedule schedule;
     private final Duration lease;
     private final Duration pollInterval;
-    private final int concurrency;
     private final int perCallbackLimit;
     private final String userAgent;
     private final DeliveryMetrics metrics;
@@ -67,41 +71,55 @@ public final class DeliveryEngine implements AutoCloseable {
     private final Map<Long, AtomicInteger> inFlightPerCallback = new ConcurrentHashMap<>();
     private final String processId = UUID.randomUUID().toString().substring(0, 8);
     private final Thread dispatcher;
-    private volatile boolean running = true;
-    private long lastDepthRefresh;
+    private volatile boolean running;
+    private long lastDepthRefresh = System.nanoTime() - DEPTH_REFRESH_NANOS;
 
     public DeliveryEngine(Config config, Database database, Clock clock, SecretBox secretBox, io.micrometer.core.instrument.MeterRegistry registry,
                           OperatorNotices notices, AuditLog audit) {
-        this.database = database;
+        this.jdbi = database.jdbi();
+        this.dialect = database.dialect();
         this.clock = clock;
         this.secretBox = secretBox;
-        this.schedule = config.schedule();
         this.lease = config.lease();
         this.pollInterval = config.pollInterval();
-        this.concurrency = config.concurrency();
         // A hanging endpoint holds each of its attempts for the whole timeout: capping what one
         // callback may hold (the setting, and never more than a quarter of all slots) keeps the rest
         // of the slots for healthy endpoints, however many endpoints hang.
         this.perCallbackLimit = Math.max(1, Math.min(config.perCallbackConcurrency(), config.concurrency() / 4));
         this.userAgent = config.userAgent();
         this.metrics = new DeliveryMetrics(registry);
-        this.slots = new Semaphore(concurrency);
-        this.sender = new DeliverySender(config.timeout(), config.guardTargets(), clock);
-        this.recorder = new ResultRecorder(database.jdbi(), clock, schedule, config.failures(), metrics, notices, audit);
+        this.slots = new Semaphore(config.concurrency());
+        this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock);
+        this.recorder = new ResultRecorder(jdbi, clock, config.retryRule(), config.failures(), metrics, notices, audit);
         this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
-        this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().start(this::dispatchLoop);
+        this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().unstarted(this::dispatchLoop);
+    }
+
+    /** Starts claiming; until then nothing is claimed and publishes queue their deliveries unleased. */
+    public void start() {
+        running = true;
+        dispatcher.start();
     }
 
     /** What the engine is told by the settings. */
-    public record Config(RetrySchedule schedule, DeliveryFailures failures, Duration timeout, Duration lease, Duration stallMargin,
-                         Duration pollInterval, int concurrency, int perCallbackConcurrency, boolean guardTargets, String userAgent) {}
+    public record Config(RetryRule retryRule, DeliveryFailures failures, Duration timeout, Duration lease, Duration stallMargin,
+                         Duration pollInterval, int concurrency, int perCallbackConcurrency, PublicAddressGate addressGate, String userAgent) {}
+
+    /**
+     * Once per process, at start, before any HTTP client exists: lets the sender pin an http request to
+     * the address the gate checked, the URI's host in its Host header (DeliverySender).
+     */
+    public static void allowHostHeaderOfPinnedRequests() {
+        DeliverySender.allowHostHeader();
+    }
 
     /** How long the dispatcher has been stuck in one claim pass, when it is (DispatcherWatchdog). */
-    public java.util.Optional<Duration> stalled() {
+    @Override
+    public Optional<Duration> stalled() {
         return watchdog.stalled();
     }
 
-    /** New work was committed by this process: claim now instead of at the next poll. */
+    @Override
     public void wake() {
         leftWork = true;
         wakeups.release();
@@ -143,30 +161,20 @@ public final class DeliveryEngine implements AutoCloseable {
         }
     }
 
-    /** The lease under which rows are sent: the token that owns them, and when another process may take them over. */
-    record Lease(String token, Instant until) {}
-
+    /** A lease of this engine: a token of its own, until the lease's length from {@code now}. */
     private Lease newLease(Instant now) {
         return new Lease(processId + "-" + UUID.randomUUID(), now.plus(lease));
     }
 
-    /**
-     * For a publish about to queue deliveries (DeliveryService.fanOut): a lease to insert them under,
-     * when this engine is running and has a free slot now; null otherwise, and the rows are queued
-     * unleased for the next claim.
-     */
-    Lease leaseForPublish(Instant now) {
-        if (!running || slots.availablePermits() == 0) return null;
-        return newLease(now);
+    /** A lease when this engine is running and has a free slot now. */
+    @Override
+    public Optional<Lease> leaseForPublish(Instant now) {
+        if (!running || slots.availablePermits() == 0) return Optional.empty();
+        return Optional.of(newLease(now));
     }
 
-    /** Whether the queue is on PostgreSQL (the publish's fan-out is then one statement). */
-    boolean postgres() {
-        return database.dialect() == Database.Dialect.POSTGRESQL;
-    }
-
-    /** After the publisher's commit: sends the rows leased to this engine in the publish, or gives them back to the queue. */
-    void start(Lease lease, List<ClaimedDelivery> published) {
+    @Override
+    public void send(Lease lease, List<ClaimedDelivery> published) {
         metrics.handedOff.increment(published.size());
         try {
             startAll(published, lease.token(), DbTime.now(clock));
@@ -180,31 +188,15 @@ public final class DeliveryEngine implements AutoCloseable {
     private int claimAndStart(int limit) {
         Instant now = DbTime.now(clock);
         Lease lease = newLease(now);
-        String token = lease.token();
-        List<Object> busy = new ArrayList<>();
-        busy.add(-1L);
+        List<Long> busy = new ArrayList<>();
         inFlightPerCallback.forEach((id, n) -> { if (n.get() >= perCallbackLimit) busy.add(id); });
         // A callback at its share is left out of the claim: its due rows wait for one of its sends to finish.
-        if (busy.size() > 1) leftWork = true;
+        if (!busy.isEmpty()) leftWork = true;
         metrics.claimPasses.increment();
-        List<ClaimedDelivery> claimed = database.jdbi().withHandle(h -> {
-            List<Long> candidates = new ArrayList<>();
-            try {
-                claim(h, lease, now, limit, busy, candidates);
-            } catch (RuntimeException e) {
-                // Only a conflict with another process claiming at the same moment (H2 can report
-                // that as a deadlock or a lock timeout) is expected: the rows this token already took
-                // are committed, so load and send them now rather than leave them leased, unsent,
-                // until the lease expires. Anything else (the database gone, a fault) goes to the
-                // dispatch loop, which logs it as a warning and polls again: the engine stays alive.
-                if (!Deadlocks.isConflict(e)) throw e;
-                LOG.debug("delivery claim cut short by a concurrent claim: {}", e.toString());
-            }
-            return DeliveryStore.loadClaimed(h, token, candidates);
-        });
+        List<ClaimedDelivery> claimed = jdbi.withHandle(h -> DeliveryStore.claim(h, dialect, lease.token(), lease.until(), now, limit, busy));
         if (claimed.isEmpty()) return 0;
         metrics.claimed.increment(claimed.size());
-        startAll(claimed, token, now);
+        startAll(claimed, lease.token(), now);
         return claimed.size();
     }
 
@@ -222,7 +214,7 @@ public final class DeliveryEngine implements AutoCloseable {
                 giveBack.add(d.id());
                 continue;
             }
-            if (!d.isVerification() && (!d.verified() || d.disabled())) {
+            if (!d.isVerification() && !d.callbackState().receivesEvents()) {
                 recorder.drop(d, token, "callback no longer verified and enabled");
                 continue;
             }
@@ -247,33 +239,10 @@ public final class DeliveryEngine implements AutoCloseable {
             }
         }
         if (!giveBack.isEmpty()) {
-            database.jdbi().useHandle(h -> {
-                var batch = h.prepareBatch(DeliveryStore.RELEASE);
-                for (Long id : giveBack) batch.bind("id", id).bind("token", token).bind("now", now).add();
-                batch.execute();
-            });
+            jdbi.useHandle(h -> DeliveryStore.release(h, giveBack, token, now));
             leftWork = true;
             wakeups.release();
         }
-    }
-
-    /** Leases due rows to {@code lease}; {@code candidates} gets the ids it tried to take, as it goes (a conflict may cut it short). */
-    private void claim(Handle h, Lease lease, Instant now, int limit, List<Object> busy, List<Long> candidates) {
-        String token = lease.token();
-        Instant leaseUntil = lease.until();
-        if (postgres()) {
-            candidates.addAll(h.createQuery(DeliveryStore.CLAIM_POSTGRES).defineList("busy", busy)
-                    .bind("token", token).bind("leaseUntil", leaseUntil).bind("now", now).bind("limit", limit).mapTo(Long.class).list());
-            return;
-        }
-        // Ascending ids: two processes claiming at once then lock rows in the same order, which
-        // makes them wait for each other instead of deadlocking.
-        candidates.addAll(h.createQuery(DeliveryStore.CANDIDATES).defineList("busy", busy)
-                .bind("now", now).bind("limit", limit).mapTo(Long.class).stream().sorted().toList());
-        if (candidates.isEmpty()) return;
-        var batch = h.prepareBatch(DeliveryStore.CLAIM_ONE);
-        for (Long id : candidates) batch.bind("token", token).bind("leaseUntil", leaseUntil).bind("now", now).bind("id", id).add();
-        batch.execute();
     }
 
     private void attempt(ClaimedDelivery d, String token, String code) {
@@ -293,20 +262,12 @@ public final class DeliveryEngine implements AutoCloseable {
         }
     }
 
+    /** The queue depth gauge, read from the database at most every five seconds. */
     private void refreshQueueDepth() {
-        long nowMs = System.currentTimeMillis();
-        if (nowMs - lastDepthRefresh < 5_000) return;
-        lastDepthRefresh = nowMs;
-        metrics.queueDepth.set(database.jdbi().withHandle(h -> h.createQuery(DeliveryStore.QUEUE_DEPTH).mapTo(Long.class).one()));
-    }
-
-    /** Attempts in flight right now (for tests and diagnostics). */
-    public int inFlight() {
-        return concurrency - slots.availablePermits();
-    }
-
-    Set<Long> callbacksInFlight() {
-        return inFlightPerCallback.keySet();
+        long now = System.nanoTime();
+        if (now - lastDepthRefresh < DEPTH_REFRESH_NANOS) return;
+        lastDepthRefresh = now;
+        metrics.queueDepth.set(jdbi.withHandle(h -> h.createQuery(DeliveryStore.QUEUE_DEPTH).mapTo(Long.class).one()));
     }
 
     private static void sleepQuietly(Duration d) {
@@ -320,6 +281,15 @@ public final class DeliveryEngine implements AutoCloseable {
     /** Stops claiming, lets attempts in flight finish (they are bounded by the timeout), records them. */
     @Override
     public void close() {
+        stop(IN_FLIGHT_GRACE);
+    }
+
+    /**
+     * Stops: no new claim or hand-off, then the attempts in flight get {@code grace} to finish (those
+     * still running after it are interrupted and recorded as such), then the recorder writes what it
+     * holds. Rows leased and not recorded fall due again when their lease ends, for any process.
+     */
+    public void stop(Duration grace) {
         running = false;
         dispatcher.interrupt();
         try {
@@ -329,7 +299,7 @@ public final class DeliveryEngine implements AutoCloseable {
         }
         sends.shutdown();
         try {
-            if (!sends.awaitTermination(15, TimeUnit.SECONDS)) sends.shutdownNow();
+            if (!sends.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) sends.shutdownNow();
         } catch (InterruptedException e) {
             sends.shutdownNow();
             Thread.currentThread().interrupt();

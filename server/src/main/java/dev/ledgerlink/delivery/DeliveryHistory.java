@@ -3,6 +3,8 @@ package dev.ledgerlink.delivery;
 import dev.ledgerlink.store.TimeMapping;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.StatementContext;
 
@@ -31,13 +33,18 @@ final class DeliveryHistory {
                    request_headers, request_body, response_headers, response_body
             from delivery_attempts where delivery_id in (<ids>) order by id""";
 
+    /** One delivery by id, without its attempts. */
+    static Optional<DeliveryRecord> find(Handle h, long deliveryId) {
+        return h.createQuery(ONE).bind("id", deliveryId).map(new RecordMapper()).findOne();
+    }
+
     static final class RecordMapper implements RowMapper<DeliveryRecord> {
         @Override
         public DeliveryRecord map(ResultSet rs, StatementContext ctx) throws SQLException {
             long ev = rs.getLong("event_id");
             Long eventId = rs.wasNull() ? null : ev;
-            return new DeliveryRecord(rs.getLong("id"), rs.getLong("callback_id"), eventId, rs.getString("kind"), rs.getString("name"),
-                    rs.getString("state"), rs.getInt("attempts"), TimeMapping.read(rs, "next_attempt_at"),
+            return new DeliveryRecord(rs.getLong("id"), rs.getLong("callback_id"), eventId, DeliveryKind.stored(rs.getString("kind")),
+                    rs.getString("name"), DeliveryState.stored(rs.getString("state")), rs.getInt("attempts"), TimeMapping.read(rs, "next_attempt_at"),
                     rs.getString("drop_reason"), TimeMapping.read(rs, "created_at"), TimeMapping.read(rs, "finished_at"),
                     java.util.List.of());
         }

@@ -14,11 +14,11 @@ public final class DeliveryJson {
         m.put("message_id", "msg_" + d.id());
         m.put("callbackid", d.callbackId());
         m.put("event_id", d.eventId());
-        m.put("kind", d.kind());
+        m.put("kind", d.kind().value());
         m.put("name", d.name());
-        m.put("state", d.state());
+        m.put("state", d.state().value());
         m.put("attempt_count", d.attemptCount());
-        m.put("next_attempt_at", "pending".equals(d.state()) ? String.valueOf(d.nextAttemptAt()) : null);
+        m.put("next_attempt_at", d.state() == DeliveryState.PENDING ? String.valueOf(d.nextAttemptAt()) : null);
         m.put("drop_reason", d.dropReason());
         m.put("created_at", String.valueOf(d.createdAt()));
         m.put("finished_at", d.finishedAt() == null ? null : d.finishedAt().toString());
@@ -40,7 +40,7 @@ public final class DeliveryJson {
         return m;
     }
 
-    public static Map<String, Object> page(DeliveryService.DeliveryPage p) {
+    public static Map<String, Object> page(DeliveryReads.DeliveryPage p) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("page", p.page());
         m.put("pages", p.pages());

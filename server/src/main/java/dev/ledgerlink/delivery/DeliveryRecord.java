@@ -1,10 +1,11 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.retry.RetryRule;
 import java.time.Instant;
 import java.util.List;
 
 /** One delivery as its history shows it. */
-public record DeliveryRecord(long id, long callbackId, Long eventId, String kind, String name, String state, int attemptCount,
+public record DeliveryRecord(long id, long callbackId, Long eventId, DeliveryKind kind, String name, DeliveryState state, int attemptCount,
                              Instant nextAttemptAt, String dropReason, Instant createdAt, Instant finishedAt, List<Attempt> attempts) {
 
     /** Headers are "Name: value" lines; the request body has a verification code redacted; the response body is its first 4 KiB. */
@@ -12,7 +13,7 @@ public record DeliveryRecord(long id, long callbackId, Long eventId, String kind
                           String error, String requestHeaders, String requestBody, String responseHeaders, String responseBody) {
 
         public boolean succeeded() {
-            return statusCode != null && statusCode >= 200 && statusCode < 300;
+            return RetryRule.succeeded(statusCode);
         }
     }
 

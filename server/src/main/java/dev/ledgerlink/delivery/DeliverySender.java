@@ -1,5 +1,8 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.net.PublicAddressGate;
+import dev.ledgerlink.retry.RetryAfter;
+import dev.ledgerlink.retry.RetryRule;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -24,26 +27,37 @@ import java.util.concurrent.TimeoutException;
  * Sends one attempt with the one shared JDK HttpClient (HTTP/1.1, redirects not followed, so a 3xx
  * is a plain failure). The whole attempt, connection and the first 4 KiB of the body included, has
  * delivery.timeout (10 s). Runs on a virtual thread; holds no database resources.
+ *
+ * <p>Right before the request the {@link PublicAddressGate} resolves the target and checks every
+ * address (outside development mode); a refused target is recorded as a failed attempt without a
+ * connection. For http the request then goes to the checked address itself, the URI's host in the
+ * Host header, so a DNS answer that changes between the check and the connection (rebinding) cannot
+ * redirect it: the JDK client allows that header only when the JVM-wide property
+ * {@value #HOST_HEADER_PROPERTY} names it before its first use, which the server sets at start
+ * ({@link #allowHostHeader}); without it the request keeps the checked name. For https the name must
+ * stay in the URI for TLS, so a rebinding between the check and the client's own lookup remains
+ * possible; the window is milliseconds (docs/delivery.md, "Safety").
  */
 final class DeliverySender implements AutoCloseable {
     static final int BODY_LIMIT = 4096;
-
-    static {
-        // Lets an http request go to the checked IP while keeping the Host header (see TargetGuard).
-        // Read once when the JDK HTTP client initialises; if it was set up earlier, we fall back to the hostname.
-        if (System.getProperty("jdk.httpclient.allowRestrictedHeaders") == null) {
-            System.setProperty("jdk.httpclient.allowRestrictedHeaders", "host");
-        }
-    }
+    static final String HOST_HEADER_PROPERTY = "jdk.httpclient.allowRestrictedHeaders";
 
     private final HttpClient client;
     private final Duration timeout;
-    private final boolean guardTargets;
+    private final PublicAddressGate gate;
     private final Clock clock;
 
     private final ExecutorService executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
 
-    DeliverySender(Duration timeout, boolean guardTargets, Clock clock) {
+    /**
+     * Lets the JDK HTTP client send the Host header of an http request pinned to its checked address.
+     * JVM-wide and read once, when the client is first used: called at start, before any client exists.
+     */
+    static void allowHostHeader() {
+        if (System.getProperty(HOST_HEADER_PROPERTY) == null) System.setProperty(HOST_HEADER_PROPERTY, "host");
+    }
+
+    DeliverySender(Duration timeout, PublicAddressGate gate, Clock clock) {
         this.client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -51,7 +65,7 @@ final class DeliverySender implements AutoCloseable {
                 .executor(executor)
                 .build();
         this.timeout = timeout;
-        this.guardTargets = guardTargets;
+        this.gate = gate;
         this.clock = clock;
     }
 
@@ -60,7 +74,7 @@ final class DeliverySender implements AutoCloseable {
         HttpRequest request;
         try {
             request = request(uri, webhook);
-        } catch (TargetGuard.RefusedTarget e) {
+        } catch (RefusedTarget e) {
             return AttemptOutcome.noResponse(elapsedMs(started), "refused: " + e.getMessage());
         } catch (IllegalArgumentException | URISyntaxException e) {
             return AttemptOutcome.noResponse(elapsedMs(started), "invalid callback URI: " + e.getMessage());
@@ -98,29 +112,46 @@ final class DeliverySender implements AutoCloseable {
         }
     }
 
-    private HttpRequest request(String uri, WebhookRequest webhook) throws TargetGuard.RefusedTarget, URISyntaxException {
+    private HttpRequest request(String uri, WebhookRequest webhook) throws RefusedTarget, URISyntaxException {
         URI target = new URI(uri);
         String scheme = target.getScheme() == null ? "" : target.getScheme().toLowerCase();
         if (!scheme.equals("http") && !scheme.equals("https")) throw new IllegalArgumentException("scheme must be http or https");
         HttpRequest.Builder b = HttpRequest.newBuilder().timeout(timeout)
                 .POST(HttpRequest.BodyPublishers.ofString(webhook.body(), StandardCharsets.UTF_8));
-        if (guardTargets) {
-            InetAddress checked = TargetGuard.check(target);
-            if (scheme.equals("http")) {
-                String ip = checked.getHostAddress();
-                if (ip.contains(":")) ip = "[" + ip + "]";
-                URI pinned = new URI("http", target.getRawUserInfo(), ip, target.getPort(), target.getRawPath(), target.getRawQuery(), null);
-                try {
-                    b.header("Host", target.getPort() < 0 ? target.getHost() : target.getHost() + ":" + target.getPort());
-                    target = pinned;
-                } catch (IllegalArgumentException hostRestricted) {
-                    // the HTTP client was initialised before Host was allowed: keep the checked hostname
-                }
+        String host = target.getHost();
+        switch (gate.check(host)) {
+            case PublicAddressGate.Exempt exempt -> { }   // development mode: called by name
+            case PublicAddressGate.Unresolved unresolved ->
+                    throw new RefusedTarget(host == null ? "the callback URI has no host" : "the host " + host + " does not resolve");
+            case PublicAddressGate.NotPublic n -> throw new RefusedTarget("the host " + host + " resolves to a non-public address ("
+                    + n.address().getHostAddress() + ", " + n.block() + ")");
+            case PublicAddressGate.Public checked -> {
+                if (scheme.equals("http")) target = pinned(target, checked.address(), b);
             }
         }
         b.uri(target);
         for (Map.Entry<String, String> h : webhook.headers().entrySet()) b.header(h.getKey(), h.getValue());
         return b.build();
+    }
+
+    /** The http URI with the checked address in place of its host, which goes in the Host header instead (when the client allows it). */
+    private static URI pinned(URI target, InetAddress checked, HttpRequest.Builder b) throws URISyntaxException {
+        String ip = checked.getHostAddress();
+        if (ip.contains(":")) ip = "[" + ip + "]";
+        URI pinned = new URI("http", target.getRawUserInfo(), ip, target.getPort(), target.getRawPath(), target.getRawQuery(), null);
+        try {
+            b.header("Host", target.getPort() < 0 ? target.getHost() : target.getHost() + ":" + target.getPort());
+            return pinned;
+        } catch (IllegalArgumentException hostRestricted) {
+            return target;   // the HTTP client was first used before Host was allowed: keep the checked name
+        }
+    }
+
+    /** Why the gate refused the target, in the words the attempt's history shows. */
+    private static final class RefusedTarget extends Exception {
+        RefusedTarget(String message) {
+            super(message, null, false, false);
+        }
     }
 
     private AttemptOutcome read(HttpResponse<InputStream> response, long started) {
@@ -131,7 +162,7 @@ final class DeliverySender implements AutoCloseable {
             body = null;
         }
         Duration retryAfter = RetryAfter.parse(response.statusCode(), response.headers().firstValue("Retry-After").orElse(null), clock.instant());
-        String error = response.statusCode() >= 200 && response.statusCode() < 300 ? null : "HTTP " + response.statusCode();
+        String error = RetryRule.succeeded(response.statusCode()) ? null : "HTTP " + response.statusCode();
         return new AttemptOutcome(response.statusCode(), elapsedMs(started), error, AttemptRecord.headers(response.headers().map()), body, retryAfter);
     }
 

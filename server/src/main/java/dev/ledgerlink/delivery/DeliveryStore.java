@@ -1,5 +1,8 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.callbacks.StateColumns;
+import dev.ledgerlink.store.Database;
+import dev.ledgerlink.store.Deadlocks;
 import dev.ledgerlink.store.H2IndexChoice;
 import dev.ledgerlink.store.TimeMapping;
 import dev.ledgerlink.store.PlainJdbc;
@@ -7,13 +10,25 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.StatementContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The deliveries and delivery_attempts tables, and the two columns of callbacks the engine owns. */
+/**
+ * The statements of the deliveries and delivery_attempts tables (V4) and of callback_last_attempts
+ * (V25): queueing (a verification request, a publish's fan-out), claiming and giving back (the one
+ * place the engine's claim conditions are written, per database), outcomes, drops, recover and
+ * redeliver. The callbacks table is read here (subscribers, what sending needs) but written only
+ * by the callbacks capability.
+ */
 final class DeliveryStore {
+    private static final Logger LOG = LoggerFactory.getLogger(DeliveryStore.class);
+
     private DeliveryStore() {}
 
     static final String INSERT_VERIFICATION = """
@@ -23,12 +38,12 @@ final class DeliveryStore {
     // The statements of a publish and of the result recorder run as plain JDBC (store/PlainJdbc),
     // so their parameters are positional: they are the hot path of every delivery.
 
-    /** The verified, enabled callbacks of the account subscribed to the event's name or its noun (account, noun, name, noun). */
+    /** The callbacks of the account that receive events, subscribed to the event's name or its noun (account, noun, name, noun). */
     private static final String SUBSCRIBERS = """
 
             from callbacks c
             where c.account_id = ? and c.event_noun = ? and (c.event = ? or c.event = ?)
-              and c.verified = true and c.disabled = false""";
+              and\s""" + StateColumns.RECEIVES_EVENTS;
 
     /** Fan-out of one event: a delivery per subscriber, queued unleased (event id, now, now, then the subscribers'). */
     static final String FAN_OUT = """
@@ -168,18 +183,63 @@ final class DeliveryStore {
               and created_at >= :since and created_at < :until
             order by id""";
 
-    /** Back to the queue from the first attempt; same row, so the same message id. Only if still dropped. */
-    static final String REQUEUE = """
+    /** Back to the queue from the first attempt, due at :next; same row, so the same message id. */
+    private static final String BACK_TO_QUEUE = """
             update deliveries set state = 'pending', attempts = 0, next_attempt_at = :next, lease_owner = null,
                    drop_reason = null, finished_at = null
-            where id = :id and state = 'dropped'""";
+            where id = :id and\s""";
+
+    /** Recover: only if still dropped. */
+    static final String REQUEUE = BACK_TO_QUEUE + "state = 'dropped'";
+
+    /** Redeliver: a delivered or dropped delivery (not one still pending). */
+    static final String REDELIVER = BACK_TO_QUEUE + "state <> 'pending'";
 
     static final String QUEUE_DEPTH = "select count(*) from deliveries where state = 'pending'";
 
-    /** What a claim with this token took of these candidates. */
-    static List<ClaimedDelivery> loadClaimed(Handle h, String token, List<Long> candidates) {
+    /**
+     * Leases up to {@code limit} due rows (none of the callbacks in {@code busy}) to {@code token}
+     * until {@code leaseUntil}, and reads back what it took: one statement on PostgreSQL; on H2 the
+     * candidates, then a conditional update each.
+     */
+    static List<ClaimedDelivery> claim(Handle h, Database.Dialect dialect, String token, Instant leaseUntil, Instant now, int limit,
+                                       Collection<Long> busy) {
+        List<Object> notIn = new ArrayList<>(busy.size() + 1);
+        notIn.add(-1L);   // "not in ()" is not SQL
+        notIn.addAll(busy);
+        List<Long> candidates = new ArrayList<>();
+        try {
+            if (dialect == Database.Dialect.POSTGRESQL) {
+                candidates.addAll(h.createQuery(CLAIM_POSTGRES).defineList("busy", notIn)
+                        .bind("token", token).bind("leaseUntil", leaseUntil).bind("now", now).bind("limit", limit).mapTo(Long.class).list());
+            } else {
+                // Ascending ids: two processes claiming at once then lock rows in the same order, which
+                // makes them wait for each other instead of deadlocking.
+                candidates.addAll(h.createQuery(CANDIDATES).defineList("busy", notIn)
+                        .bind("now", now).bind("limit", limit).mapTo(Long.class).stream().sorted().toList());
+                if (!candidates.isEmpty()) {
+                    var batch = h.prepareBatch(CLAIM_ONE);
+                    for (Long id : candidates) batch.bind("token", token).bind("leaseUntil", leaseUntil).bind("now", now).bind("id", id).add();
+                    batch.execute();
+                }
+            }
+        } catch (RuntimeException e) {
+            // Only a conflict with another process claiming at the same moment (H2 can report that
+            // as a deadlock or a lock timeout) is expected: the rows this token already took are
+            // committed, so they are read back and sent now rather than left leased, unsent, until
+            // the lease expires. Anything else (the database gone, a fault) goes to the caller.
+            if (!Deadlocks.isConflict(e)) throw e;
+            LOG.debug("delivery claim cut short by a concurrent claim: {}", e.toString());
+        }
         if (candidates.isEmpty()) return List.of();
         return h.createQuery(LOAD_CLAIMED).bind("token", token).bindList("ids", candidates).map(new ClaimedMapper()).list();
+    }
+
+    /** Gives these rows, leased to {@code token}, back to the queue, due {@code now}. */
+    static void release(Handle h, Collection<Long> ids, String token, Instant now) {
+        var batch = h.prepareBatch(RELEASE);
+        for (Long id : ids) batch.bind("id", id).bind("token", token).bind("now", now).add();
+        batch.execute();
     }
 
     /** Queues a delivery of the event for each subscriber, unleased; returns how many. */
@@ -196,7 +256,7 @@ final class DeliveryStore {
      * Queues a delivery of the event for each subscriber, leased with this token until then, and reads
      * them back for sending: one statement on PostgreSQL, an insert and a read through the event's index on H2.
      */
-    static List<ClaimedDelivery> fanOutLeased(Handle h, boolean postgres, long eventId, String accountId, String name, String noun,
+    static List<ClaimedDelivery> fanOutLeased(Handle h, Database.Dialect dialect, long eventId, String accountId, String name, String noun,
                                               Instant now, String token, Instant leaseUntil) {
         PlainJdbc.Binder insert = s -> {
             s.setLong(1, eventId);
@@ -205,7 +265,7 @@ final class DeliveryStore {
             TimeMapping.bind(s, 4, now);
             bindSubscribers(s, 5, accountId, name, noun);
         };
-        if (postgres) return PlainJdbc.query(h, FAN_OUT_LEASED_RETURNING, insert, ClaimedMapper::read);
+        if (dialect == Database.Dialect.POSTGRESQL) return PlainJdbc.query(h, FAN_OUT_LEASED_RETURNING, insert, ClaimedMapper::read);
         if (PlainJdbc.update(h, FAN_OUT_LEASED, insert) == 0) return List.of();
         return PlainJdbc.query(h, LOAD_PUBLISHED, s -> {
             s.setLong(1, eventId);
@@ -229,10 +289,10 @@ final class DeliveryStore {
         static ClaimedDelivery read(ResultSet rs) throws SQLException {
             long eventId = rs.getLong("event_id");
             Long event = rs.wasNull() ? null : eventId;
-            return new ClaimedDelivery(rs.getLong("id"), rs.getLong("callback_id"), rs.getString("kind"), rs.getInt("attempts"),
+            return new ClaimedDelivery(rs.getLong("id"), rs.getLong("callback_id"), DeliveryKind.stored(rs.getString("kind")), rs.getInt("attempts"),
                     event, rs.getString("name"), rs.getLong("object_id"), rs.getString("event_account_id"), rs.getLong("event_user_id"),
                     rs.getString("uri"), rs.getString("verifier_sealed"), rs.getString("callback_account_id"), rs.getLong("callback_user_id"),
-                    rs.getBoolean("verified"), rs.getBoolean("disabled"), TimeMapping.read(rs, "failing_since"));
+                    StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled")), TimeMapping.read(rs, "failing_since"));
         }
     }
 

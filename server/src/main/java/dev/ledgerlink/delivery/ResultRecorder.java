@@ -1,13 +1,9 @@
 package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.audit.AuditLog;
-import dev.ledgerlink.callbacks.CallbackStateMachine;
-import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
-import dev.ledgerlink.callbacks.CallbackStateMachine.State;
-import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
 import dev.ledgerlink.callbacks.DeliveryFailures;
-import dev.ledgerlink.callbacks.DisablePolicy;
 import dev.ledgerlink.notifications.OperatorNotices;
+import dev.ledgerlink.retry.RetryRule;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.store.PlainJdbc;
 import dev.ledgerlink.store.TimeMapping;
@@ -15,15 +11,11 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -35,13 +27,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes outcomes back in batches, one transaction per batch: the attempt rows, each callback's
  * latest attempt (what the console's callback list shows), each delivery's new state (delivered,
- * retry at, dropped), and each callback's outcome, reported to the callbacks
- * capability ({@link DeliveryFailures}), which may disable it: after its failure window, or at once
- * when the endpoint answers 410 Gone. What the operator must hear about (a callback disabled,
- * deliveries dropped) goes to the operator notices in the same transaction. Metrics and audit
- * lines are written once that transaction has committed: a batch that fails and is written again
- * row by row is counted once, by the writes that stuck.
- * State changes apply only while the worker still holds the lease; the attempt is recorded anyway.
+ * retry at, dropped: what {@link RetryRule} says follows its attempt), and each callback's outcome,
+ * reported to the callbacks capability ({@link DeliveryFailures}), which decides whether that
+ * disables it. What the operator must hear about (a callback disabled, deliveries dropped) goes to
+ * the operator notices in the same transaction. Metrics and audit lines are written once that
+ * transaction has committed: a batch that fails and is written again row by row is counted once, by
+ * the writes that stuck. State changes apply only while the worker still holds the lease; the
+ * attempt is recorded anyway.
  */
 final class ResultRecorder implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ResultRecorder.class);
@@ -52,7 +44,7 @@ final class ResultRecorder implements AutoCloseable {
 
     private final Jdbi jdbi;
     private final Clock clock;
-    private final RetrySchedule schedule;
+    private final RetryRule rule;
     private final DeliveryFailures failures;
     private final DeliveryMetrics metrics;
     private final OperatorNotices notices;
@@ -61,11 +53,11 @@ final class ResultRecorder implements AutoCloseable {
     private final Thread writer;
     private volatile boolean running = true;
 
-    ResultRecorder(Jdbi jdbi, Clock clock, RetrySchedule schedule, DeliveryFailures failures, DeliveryMetrics metrics,
+    ResultRecorder(Jdbi jdbi, Clock clock, RetryRule rule, DeliveryFailures failures, DeliveryMetrics metrics,
                    OperatorNotices notices, AuditLog audit) {
         this.jdbi = jdbi;
         this.clock = clock;
-        this.schedule = schedule;
+        this.rule = rule;
         this.failures = failures;
         this.metrics = metrics;
         this.notices = notices;
@@ -118,6 +110,10 @@ final class ResultRecorder implements AutoCloseable {
     /** A delivery's new state after its attempt: delivered, a retry at {@code next}, or dropped for {@code reason}. */
     private record Ended(ClaimedDelivery d, String token, int attempts, Instant next, String reason) {}
 
+    /**
+     * Sorts the batch by what {@link RetryRule} says follows each attempt, writes it all in one
+     * transaction, and reports the attempts to the callbacks capability, which may disable callbacks.
+     */
     private void write(List<Result> batch) {
         Instant now = DbTime.now(clock);
         jdbi.useTransaction(h -> {
@@ -125,42 +121,38 @@ final class ResultRecorder implements AutoCloseable {
             List<Ended> delivered = new ArrayList<>();
             List<Ended> retries = new ArrayList<>();
             List<Ended> dropped = new ArrayList<>();
-            Set<Long> succeeded = new LinkedHashSet<>();
-            Set<ClaimedDelivery> failedCallbacks = new LinkedHashSet<>();
-            Map<Long, ClaimedDelivery> goneCallbacks = new LinkedHashMap<>();
+            List<DeliveryFailures.Attempted> reports = new ArrayList<>();
+            Map<Long, ClaimedDelivery> callbacks = new LinkedHashMap<>();
             Map<Long, Result> latestPerCallback = new LinkedHashMap<>();
             Drops drops = new Drops();
             Tally tally = new Tally();
             for (Result r : batch) {
                 ClaimedDelivery d = r.delivery();
-                int attemptNo = d.attempts() + 1;
                 if (r.outcome() == null) {
                     dropped.add(new Ended(d, r.token(), d.attempts(), null, r.dropReason()));
                     continue;
                 }
                 AttemptOutcome o = r.outcome();
+                int attemptNo = d.attempts() + 1;
                 attempts.add(r);
                 latestPerCallback.merge(d.callbackId(), r, (was, next) -> next.at().isBefore(was.at()) ? was : next);
-                if (o.success()) {
-                    delivered.add(new Ended(d, r.token(), attemptNo, null, null));
-                    succeeded.add(d.callbackId());
-                    tally.delivered++;
-                    continue;
+                callbacks.putIfAbsent(d.callbackId(), d);
+                DeliveryFailures.Outcome reported = DeliveryFailures.Outcome.FAILED;
+                switch (rule.after(attemptNo, o.status(), o.retryAfter(), now, ThreadLocalRandom.current().nextDouble())) {
+                    case RetryRule.Delivered x -> {
+                        delivered.add(new Ended(d, r.token(), attemptNo, null, null));
+                        reported = DeliveryFailures.Outcome.SUCCEEDED;
+                    }
+                    case RetryRule.RetryAt retry -> retries.add(new Ended(d, r.token(), attemptNo, retry.at(), null));
+                    case RetryRule.Dropped last -> dropped.add(new Ended(d, r.token(), attemptNo, null, last.reason()));
+                    case RetryRule.Gone gone -> {
+                        dropped.add(new Ended(d, r.token(), attemptNo, null, gone.reason()));
+                        reported = DeliveryFailures.Outcome.GONE;
+                    }
                 }
-                tally.failed++;
-                failedCallbacks.add(d);
-                if (DisablePolicy.endpointGone(o.status())) {
-                    dropped.add(new Ended(d, r.token(), attemptNo, null, "the endpoint answered 410 Gone"));
-                    goneCallbacks.putIfAbsent(d.callbackId(), d);
-                    continue;
-                }
-                Optional<Duration> delay = schedule.delayAfter(attemptNo, o.retryAfter());
-                if (delay.isPresent()) {
-                    Instant next = now.plus(Jitter.apply(delay.get(), ThreadLocalRandom.current().nextDouble()));
-                    retries.add(new Ended(d, r.token(), attemptNo, next, null));
-                } else {
-                    dropped.add(new Ended(d, r.token(), attemptNo, null, "no success after " + attemptNo + " attempts"));
-                }
+                if (reported == DeliveryFailures.Outcome.SUCCEEDED) tally.delivered++;
+                else tally.failed++;
+                reports.add(new DeliveryFailures.Attempted(d.callbackId(), d.callbackState(), d.failingSince(), reported));
             }
             PlainJdbc.batch(h, DeliveryStore.INSERT_ATTEMPT, attempts, ResultRecorder::bindAttempt);
             PlainJdbc.batch(h, DeliveryStore.RECORD_LAST_ATTEMPT, latestPerCallback.values(), ResultRecorder::bindLastAttempt);
@@ -185,7 +177,9 @@ final class ResultRecorder implements AutoCloseable {
             for (int i = 0; i < applied.length; i++) {
                 if (applied[i] != 0) drops.add(dropped.get(i).d(), 1);
             }
-            recordCallbackRuns(h, now, succeeded, failedCallbacks, goneCallbacks, drops, tally);
+            for (DeliveryFailures.Disabled off : failures.record(h, reports, now)) {
+                disabled(h, callbacks.get(off.callbackId()), off, now, drops, tally);
+            }
             drops.perCallback.forEach((d, n) -> {
                 tally.dropped += n;
                 notices.deliveriesDropped(h, d.callbackId(), d.callbackAccountId(), d.uri(), n, now);
@@ -250,37 +244,13 @@ final class ResultRecorder implements AutoCloseable {
         }
     }
 
-    /** Reports each callback's outcome of this batch; a failure that disables it drops what was still queued for it. */
-    private void recordCallbackRuns(Handle h, Instant now, Set<Long> succeeded, Set<ClaimedDelivery> failed,
-                                    Map<Long, ClaimedDelivery> gone, Drops drops, Tally tally) {
-        Set<Long> seen = new LinkedHashSet<>();
-        for (ClaimedDelivery d : gone.values()) {
-            seen.add(d.callbackId());
-            State state = CallbackStateMachine.stateOf(d.verified(), d.disabled());
-            failures.gone(h, d.callbackId(), state, now)
-                    .ifPresent(t -> disabled(h, d, t, "endpoint_gone", "its endpoint answered 410 Gone", now, drops, tally));
-        }
-        for (ClaimedDelivery d : failed) {
-            if (succeeded.contains(d.callbackId()) || !seen.add(d.callbackId())) continue;
-            State state = CallbackStateMachine.stateOf(d.verified(), d.disabled());
-            failures.failed(h, d.callbackId(), state, d.failingSince(), now)
-                    .ifPresent(t -> disabled(h, d, t, "failing_too_long", "every attempt failed since " + d.failingSince(), now, drops, tally));
-        }
-        failures.succeeded(h, succeeded, now);
-    }
-
-    /** A callback the callbacks capability just disabled: the effects on the queue, the operator's notice, the audit line. */
-    private void disabled(Handle h, ClaimedDelivery d, Transition t, String cause, String why, Instant now, Drops drops, Tally tally) {
+    /** A callback the callbacks capability just disabled (and dropped what was pending for): the operator's notice, the audit line. */
+    private void disabled(Handle h, ClaimedDelivery d, DeliveryFailures.Disabled off, Instant now, Drops drops, Tally tally) {
         tally.disabled++;
-        int dropped = 0;
-        if (t.has(Effect.DROP_PENDING)) {
-            dropped = h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", d.callbackId())
-                    .bind("reason", "callback disabled: " + why).bind("now", now).execute();
-            drops.add(d, dropped);
-        }
-        notices.callbackDisabled(h, d.callbackId(), d.callbackAccountId(), d.uri(), why, now);
+        drops.add(d, off.dropped());
+        notices.callbackDisabled(h, d.callbackId(), d.callbackAccountId(), d.uri(), off.why(), now);
         audit.afterCommit(h, AuditLog.Event.CALLBACK_DISABLED, "callback_id", d.callbackId(), "account_id", d.callbackAccountId(),
-                "by", "delivery_engine", "cause", cause, "deliveries_dropped", dropped, "reason", why);
+                "by", "delivery_engine", "cause", off.cause(), "deliveries_dropped", off.dropped(), "reason", off.why());
     }
 
     /** Writes what is still queued, then stops. */

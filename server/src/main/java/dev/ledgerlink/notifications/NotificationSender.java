@@ -1,7 +1,10 @@
 package dev.ledgerlink.notifications;
 
-import dev.ledgerlink.store.TimeMapping;
+import dev.ledgerlink.retry.RetryAfter;
+import dev.ledgerlink.retry.RetryRule;
+import dev.ledgerlink.retry.RetrySchedule;
 import dev.ledgerlink.store.DbTime;
+import dev.ledgerlink.store.TimeMapping;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpClient;
@@ -12,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,14 +23,17 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends due operator notifications to notifications.url, one at a time (they are few), each claimed
  * with a lease first so several nodes never send the same one at once and a crashed node's claim
- * falls due again. A non-2xx answer or no answer is retried after the delivery retry schedule; after
- * the last retry the notice is marked failed and logged. No transaction is held across the POST.
+ * falls due again. What follows each attempt is the delivery engine's rule ({@link RetryRule}, with
+ * delivery.retry-schedule): sent on a 2xx; otherwise retried after the schedule's wait (with its
+ * jitter, and no sooner than a 429's or 503's Retry-After), or, after the last retry or on a 410
+ * Gone, marked failed and logged. No transaction is held across the POST.
  */
 public final class NotificationSender implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NotificationSender.class);
     private static final Duration LEASE = Duration.ofMinutes(2);
 
     private final NotificationSettings settings;
+    private final RetryRule rule;
     private final Jdbi jdbi;
     private final Clock clock;
     private final HttpClient client;
@@ -39,6 +46,7 @@ public final class NotificationSender implements AutoCloseable {
 
     public NotificationSender(NotificationSettings settings, Jdbi jdbi, Clock clock, MeterRegistry registry) {
         this.settings = settings;
+        this.rule = new RetryRule(new RetrySchedule(settings.retries()));
         this.jdbi = jdbi;
         this.clock = clock;
         this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -92,6 +100,8 @@ public final class NotificationSender implements AutoCloseable {
                 .findOne().orElse(null));
         if (n == null) return;
         Instant at = DbTime.now(clock);
+        Integer status = null;
+        Duration retryAfter = null;
         String error;
         try {
             NotificationMessage m = NotificationMessage.of(n.id(), n.type(), n.data(), n.occurrences(), n.created(), at, settings.key());
@@ -99,12 +109,9 @@ public final class NotificationSender implements AutoCloseable {
                     .header("Content-Type", "application/json").header("User-Agent", "ledgerlink-notifications")
                     .POST(HttpRequest.BodyPublishers.ofString(m.body()));
             m.headers().forEach(request::header);
-            int status = client.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-            if (status >= 200 && status < 300) {
-                jdbi.useHandle(h -> h.createUpdate(NotificationOutbox.SENT).bind("id", id).bind("token", token).bind("now", DbTime.now(clock)).execute());
-                sent.increment();
-                return;
-            }
+            HttpResponse<Void> response = client.send(request.build(), HttpResponse.BodyHandlers.discarding());
+            status = response.statusCode();
+            retryAfter = RetryAfter.parse(status, response.headers().firstValue("Retry-After").orElse(null), DbTime.now(clock));
             error = "HTTP " + status;
         } catch (java.io.IOException e) {
             error = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
@@ -112,22 +119,33 @@ public final class NotificationSender implements AutoCloseable {
             Thread.currentThread().interrupt();
             error = "interrupted";
         }
-        failed(n.id(), n.type(), n.attempts() + 1, error);
+        recordOutcome(n.id(), n.type(), n.attempts() + 1, status, retryAfter, error);
     }
 
-    private void failed(long id, String type, int attempts, String error) {
-        failedAttempts.increment();
-        String why = error.length() > 500 ? error.substring(0, 500) : error;
+    /** What follows the attempt is the delivery engine's rule ({@link RetryRule}): sent, retried, or given up. */
+    private void recordOutcome(long id, String type, int attempt, Integer status, Duration retryAfter, String error) {
         Instant now = DbTime.now(clock);
-        List<Duration> retries = settings.retries();
-        if (attempts <= retries.size()) {
-            jdbi.useHandle(h -> h.createUpdate(NotificationOutbox.RETRY).bind("id", id).bind("token", token).bind("error", why)
-                    .bind("next", now.plus(retries.get(attempts - 1))).execute());
-            return;
+        String why = error.length() > 500 ? error.substring(0, 500) : error;
+        switch (rule.after(attempt, status, retryAfter, now, ThreadLocalRandom.current().nextDouble())) {
+            case RetryRule.Delivered sentNow -> {
+                jdbi.useHandle(h -> h.createUpdate(NotificationOutbox.SENT).bind("id", id).bind("token", token).bind("now", now).execute());
+                sent.increment();
+            }
+            case RetryRule.RetryAt retry -> {
+                failedAttempts.increment();
+                jdbi.useHandle(h -> h.createUpdate(NotificationOutbox.RETRY).bind("id", id).bind("token", token).bind("error", why)
+                        .bind("next", retry.at()).execute());
+            }
+            case RetryRule.Dropped last -> giveUp(id, type, attempt, why, last.reason(), now);
+            case RetryRule.Gone gone -> giveUp(id, type, attempt, why, gone.reason(), now);
         }
-        jdbi.useHandle(h -> h.createUpdate(NotificationOutbox.GIVE_UP).bind("id", id).bind("token", token).bind("error", why).bind("now", now).execute());
+    }
+
+    private void giveUp(long id, String type, int attempts, String error, String reason, Instant now) {
+        failedAttempts.increment();
+        jdbi.useHandle(h -> h.createUpdate(NotificationOutbox.GIVE_UP).bind("id", id).bind("token", token).bind("error", error).bind("now", now).execute());
         givenUp.increment();
-        LOG.warn("operator notification {} ({}) given up after {} attempts: {}", id, type, attempts, why);
+        LOG.warn("operator notification {} ({}) given up after {} attempts, {}: {}", id, type, attempts, reason, error);
     }
 
     @Override

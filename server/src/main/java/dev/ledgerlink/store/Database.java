@@ -129,8 +129,6 @@ public final class Database implements AutoCloseable {
     /** Transactions that share their commit with concurrent ones (the refresh grant: small, frequent, each a durable commit). */
     public GroupCommit groupCommit() { return groupCommit; }
 
-    public javax.sql.DataSource dataSource() { return dataSource; }
-
     /** Where a write refused for want of disk space is counted and logged (once per episode, not per request). */
     public DiskFull diskFull() { return diskFull; }
 

@@ -4,9 +4,10 @@ import dev.ledgerlink.errors.Causes;
 import java.util.Set;
 
 /**
- * Retries a short transaction that the database chose as a deadlock victim. Deleting a callback
- * locks its row and then, by the cascade, its deliveries, while the delivery engine records outcomes
- * in the other order: PostgreSQL (40P01) and H2 (40001) then abort one side, which is safe to repeat.
+ * Retries a short transaction that the database chose as a deadlock victim. Deleting or disabling a
+ * callback locks its row and then its deliveries (by the cascade, or by dropping them), while the
+ * delivery engine records outcomes in the other order: PostgreSQL (40P01) and H2 (40001) then abort
+ * one side, which is safe to repeat.
  */
 public final class Deadlocks {
     private static final int ATTEMPTS = 5;
@@ -18,10 +19,17 @@ public final class Deadlocks {
     private Deadlocks() {}
 
     public static void retry(Runnable transaction) {
+        retry(() -> {
+            transaction.run();
+            return null;
+        });
+    }
+
+    /** As {@link #retry(Runnable)}, for a transaction with a result. */
+    public static <T> T retry(java.util.function.Supplier<T> transaction) {
         for (int attempt = 1; ; attempt++) {
             try {
-                transaction.run();
-                return;
+                return transaction.get();
             } catch (RuntimeException e) {
                 if (attempt >= ATTEMPTS || !isDeadlock(e)) throw e;
                 try {

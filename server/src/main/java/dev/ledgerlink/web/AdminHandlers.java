@@ -139,7 +139,7 @@ final class AdminHandlers {
         Instant since = instantParam(ctx, "since", v);
         Instant until = instantParam(ctx, "until", v);
         v.throwIfInvalid();
-        return s.deliveries().search(callbackId, ctx.queryParam("state"), since, until, paging).json("deliveries", DeliveryJson::of);
+        return s.deliveryReads().search(callbackId, ctx.queryParam("state"), since, until, paging).json("deliveries", DeliveryJson::of);
     }
 
     /** ?user_id and/or ?application_id (the numeric id or the client_id). */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.oauth.TokenPrincipal;
 import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.secrets.SecretBox;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
 @LedgerlinkTest
 class CallbackServiceTest {
     private static final String URI = "http://127.0.0.1:9/hook";
+    private static final CallbackUriRule DEV_URIS = new CallbackUriRule(PublicAddressGate.of(true, PublicAddressGate.SYSTEM));
     static TestServer server;
     Fixtures f;
     private SecretBox box;
@@ -43,15 +45,17 @@ class CallbackServiceTest {
         var s = server.services();
         box = SecretBox.fromBase64(SecretBox.newKeyBase64());
         callbacks = new CallbackService(s.database().jdbi(), server.clock, s.accounts(), box,
-                CallbackUriRule.system(true), s.audit(), new VerificationRequests() {
+                DEV_URIS, s.audit(), new CallbackQueue() {
                     @Override
-                    public void enqueue(org.jdbi.v3.core.Handle transaction, long callbackId) {
+                    public void enqueueVerification(org.jdbi.v3.core.Handle transaction, long callbackId, Instant now) {
                         verificationRequests.add(callbackId);
                     }
 
                     @Override
-                    public void queued() {}
-                });
+                    public int dropPending(org.jdbi.v3.core.Handle transaction, long callbackId, String reason, Instant now) {
+                        throw new AssertionError("nothing of these tests drops deliveries");
+                    }
+                }, () -> {});
         accountId = f.account().accountId();
         owner = new TokenPrincipal(f.user().id(), f.app().id(),
                 Set.of("user:invoices:read", "user:clients:read"), Instant.now().plusSeconds(3600));
@@ -112,6 +116,34 @@ class CallbackServiceTest {
         assertNotEquals(first, second);
         assertEquals(422, assertThrows(ServiceException.class, () -> callbacks.verify(owner, accountId, c.id(), first)).kind().status);
         assertTrue(callbacks.verify(owner, accountId, c.id(), second).verified());
+    }
+
+    /**
+     * Whether a callback receives events is written twice, once per language, in StateColumns: the
+     * SQL condition the fan-out selects subscribers with, and State.receivesEvents. They agree on a
+     * callback in each stored state.
+     */
+    @Test
+    void theFanOutsConditionAndTheStateAgreeOnWhoReceivesEvents() {
+        Callback unverified = callbacks.register(owner, accountId, "invoice", URI);
+        Callback verified = callbacks.register(owner, accountId, "invoice", URI);
+        callbacks.verify(owner, accountId, verified.id(), codeOf(verified.id()));
+        Callback disabledAfterVerification = callbacks.register(owner, accountId, "invoice", URI);
+        callbacks.verify(owner, accountId, disabledAfterVerification.id(), codeOf(disabledAfterVerification.id()));
+        server.services().operatorCallbacks().disable(disabledAfterVerification.id());
+        Callback disabledUnverified = callbacks.register(owner, accountId, "invoice", URI);
+        server.services().operatorCallbacks().disable(disabledUnverified.id());
+
+        for (Callback c : List.of(unverified, verified, disabledAfterVerification, disabledUnverified)) {
+            Callback now = callbacks.get(owner, accountId, c.id());
+            boolean selected = server.services().database().jdbi().withHandle(h -> h.createQuery(
+                    "select count(*) from callbacks where id = :id and " + StateColumns.RECEIVES_EVENTS)
+                    .bind("id", c.id()).mapTo(Integer.class).one() == 1);
+            assertEquals(now.state().receivesEvents(), selected, now.state() + " (verified " + now.verified() + ")");
+        }
+        assertEquals(List.of(CallbackStateMachine.State.UNVERIFIED, CallbackStateMachine.State.VERIFIED, CallbackStateMachine.State.DISABLED,
+                CallbackStateMachine.State.DISABLED), List.of(unverified, verified, disabledAfterVerification, disabledUnverified).stream()
+                .map(c -> callbacks.get(owner, accountId, c.id()).state()).toList());
     }
 
     @Test
@@ -230,16 +262,18 @@ class CallbackServiceTest {
     @Test
     void aCallbackAndItsVerificationRequestCommitTogether() {
         var s = server.services();
-        var failing = new CallbackService(s.database().jdbi(), server.clock, s.accounts(), box, CallbackUriRule.system(true), s.audit(),
-                new VerificationRequests() {
+        var failing = new CallbackService(s.database().jdbi(), server.clock, s.accounts(), box, DEV_URIS, s.audit(),
+                new CallbackQueue() {
                     @Override
-                    public void enqueue(org.jdbi.v3.core.Handle transaction, long callbackId) {
+                    public void enqueueVerification(org.jdbi.v3.core.Handle transaction, long callbackId, Instant now) {
                         throw new IllegalStateException("the process dies between the two writes");
                     }
 
                     @Override
-                    public void queued() {}
-                });
+                    public int dropPending(org.jdbi.v3.core.Handle transaction, long callbackId, String reason, Instant now) {
+                        throw new AssertionError("not reached");
+                    }
+                }, () -> {});
         org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
                 () -> failing.register(owner, accountId, "invoice.create", "http://127.0.0.1:9/hook"));
         long callbacksStored = s.database().jdbi().withHandle(h -> h.createQuery("select count(*) from callbacks where account_id = :a")

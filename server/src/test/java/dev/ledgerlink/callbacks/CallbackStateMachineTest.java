@@ -121,9 +121,9 @@ class CallbackStateMachineTest {
 
     @Test
     void disabledWinsOverVerifiedInTheStoredFlags() {
-        assertEquals(UNVERIFIED, CallbackStateMachine.stateOf(false, false));
-        assertEquals(VERIFIED, CallbackStateMachine.stateOf(true, false));
-        assertEquals(DISABLED, CallbackStateMachine.stateOf(true, true));
-        assertEquals(DISABLED, CallbackStateMachine.stateOf(false, true));
+        assertEquals(UNVERIFIED, StateColumns.of(false, false));
+        assertEquals(VERIFIED, StateColumns.of(true, false));
+        assertEquals(DISABLED, StateColumns.of(true, true));
+        assertEquals(DISABLED, StateColumns.of(false, true));
     }
 }

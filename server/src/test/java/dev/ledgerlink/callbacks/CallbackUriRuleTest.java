@@ -3,6 +3,7 @@ package dev.ledgerlink.callbacks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.ledgerlink.net.PublicAddressGate;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Map;
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class CallbackUriRuleTest {
     /** A resolver that answers from a table: no DNS is asked in tests. */
-    private static final CallbackUriRule.Resolver TABLE = host -> {
+    private static final PublicAddressGate.Resolver TABLE = host -> {
         Map<String, String> names = Map.of(
                 "hooks.example.com", "93.184.216.34",
                 "internal.example.com", "10.1.2.3",
@@ -22,8 +23,8 @@ class CallbackUriRuleTest {
         if (host.matches("[0-9.]+") || host.contains(":")) return new InetAddress[] {InetAddress.getByName(host)};
         throw new UnknownHostException(host);
     };
-    private final CallbackUriRule production = new CallbackUriRule(false, TABLE);
-    private final CallbackUriRule dev = new CallbackUriRule(true, TABLE);
+    private final CallbackUriRule production = new CallbackUriRule(PublicAddressGate.of(false, TABLE));
+    private final CallbackUriRule dev = new CallbackUriRule(PublicAddressGate.of(true, TABLE));
 
     @Test
     void publicHttpsIsAccepted() {

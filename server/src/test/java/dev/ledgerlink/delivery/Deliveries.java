@@ -22,8 +22,8 @@ public final class Deliveries {
 
     /** The callback's notification deliveries, newest first. */
     static List<DeliveryRecord> notifications(Services s, long callbackId) {
-        return s.deliveries().history(null, callbackId, 1, 100).deliveries().stream()
-                .filter(d -> !d.kind().equals(ClaimedDelivery.VERIFICATION)).toList();
+        return s.deliveryReads().history(null, callbackId, 1, 100).deliveries().stream()
+                .filter(d -> d.kind() != DeliveryKind.VERIFICATION).toList();
     }
 
     /** The value of a counter on the server's /metrics, e.g. ledgerlink_deliveries_delivered_total (0 before the first). */

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.signature.FormParams;
 import dev.ledgerlink.signature.ServiceSignature;
 import dev.ledgerlink.signature.StandardWebhooks;
@@ -20,11 +21,14 @@ import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -56,7 +60,7 @@ class DeliveryEngineTest {
         assertTrue(StandardWebhooks.verify(callback.code(), messageId, r.header(StandardWebhooks.TIMESTAMP), r.body(),
                 r.header(StandardWebhooks.SIGNATURE), Instant.ofEpochSecond(Long.parseLong(r.header(StandardWebhooks.TIMESTAMP))), Duration.ofMinutes(5)));
         assertEquals(1, event.deliveries());
-        await("delivered is recorded", () -> only(server.services(), callback.id()).state().equals("delivered"));
+        await("delivered is recorded", () -> only(server.services(), callback.id()).state() == DeliveryState.DELIVERED);
     }
 
     @Test
@@ -84,7 +88,7 @@ class DeliveryEngineTest {
             f.publish("invoice.create", 7);
             var requests = receiver.await(3);
             assertEquals(1, requests.stream().map(r -> r.header("X-Service-Event-Id")).distinct().count());
-            await("delivered", () -> only(server.services(), id).state().equals("delivered"));
+            await("delivered", () -> only(server.services(), id).state() == DeliveryState.DELIVERED);
             DeliveryRecord d = only(server.services(), id);
             assertEquals(3, d.attempts().size());
             assertEquals(500, d.attempts().get(0).statusCode());
@@ -112,7 +116,7 @@ class DeliveryEngineTest {
             f.publish("invoice.update", 1);
 
             for (long id : new long[] {c500, c301, cSlow, cRefused}) {
-                await("callback " + id + " dropped", () -> only(server.services(), id).state().equals("dropped"));
+                await("callback " + id + " dropped", () -> only(server.services(), id).state() == DeliveryState.DROPPED);
                 DeliveryRecord d = only(server.services(), id);
                 assertEquals(3, d.attempts().size(), "three attempts: the first and two retries");
                 assertTrue(d.dropReason().contains("3 attempts"), d.dropReason());
@@ -140,7 +144,7 @@ class DeliveryEngineTest {
             f.publish("invoice.create", 1);
             await("disabled", () -> f.callback(id).disabled());
             DeliveryRecord d = only(server.services(), id);
-            await("dropped", () -> only(server.services(), id).state().equals("dropped"));
+            await("dropped", () -> only(server.services(), id).state() == DeliveryState.DROPPED);
             assertTrue(only(server.services(), id).dropReason().contains("disabled"), only(server.services(), id).dropReason());
             assertTrue(d.attempts().size() < 9, "dropped by the disable, before the schedule ran out");
             assertEquals(0, f.publish("invoice.create", 2).deliveries(), "a disabled callback gets nothing");
@@ -219,7 +223,7 @@ class DeliveryEngineTest {
         f.resend(unverified);   // unverified again until the new code comes back
         f.delete(deleted);
         try (var ticking = server.clock.followRealTime()) {
-            await("dropped at send time", () -> only(server.services(), unverified).state().equals("dropped"));
+            await("dropped at send time", () -> only(server.services(), unverified).state() == DeliveryState.DROPPED);
         }
         assertTrue(only(server.services(), unverified).dropReason().contains("verified"));
         assertEquals(1, only(server.services(), unverified).attempts().size());
@@ -254,6 +258,38 @@ class DeliveryEngineTest {
             assertTrue(a.error().contains("non-public address"), a.error());
             assertTrue(receiver.requests.isEmpty());
         }
+    }
+
+    /**
+     * The one address gate is asked again right before each attempt: a host name that resolved to a
+     * public address when its callback was registered, and to a private one when the verification
+     * request is sent (DNS rebinding), is refused at send time without a connection, and the refusal
+     * is recorded as the attempt's outcome, retried on the schedule like any failure.
+     */
+    @Test
+    void aHostThatResolvesToAPrivateAddressAtSendTimeIsRefusedAndTheAttemptRecorded() {
+        List<String> asked = new CopyOnWriteArrayList<>();
+        PublicAddressGate.Resolver rebinding = host -> {
+            asked.add(host);
+            return new InetAddress[] {InetAddress.getByName(asked.size() == 1 ? "93.184.216.34" : "10.0.0.1")};
+        };
+        try (TestServer production = TestServer.start(s -> s.set(Setting.DEV, "false").set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S"), rebinding)) {
+            Fixtures pf = Fixtures.create(production, "https://app.example.com/cb");
+            long id = pf.register("invoice", "https://hooks.example.com/in").id();
+            await("the attempt is recorded", () -> !verificationOf(production, id).attempts().isEmpty());
+            DeliveryRecord d = verificationOf(production, id);
+            DeliveryRecord.Attempt a = d.attempts().getFirst();
+            assertNull(a.statusCode());
+            assertEquals("refused: the host hooks.example.com resolves to a non-public address (10.0.0.1, private-use)", a.error());
+            assertEquals(DeliveryState.PENDING, d.state(), "a retry is scheduled, as for any failed attempt");
+            assertEquals(List.of("hooks.example.com", "hooks.example.com"), asked, "resolved when registered, and again when sent");
+        }
+    }
+
+    private static DeliveryRecord verificationOf(TestServer server, long callbackId) {
+        List<DeliveryRecord> all = server.services().deliveryReads().history(null, callbackId, 1, 10).deliveries();
+        assertEquals(1, all.size(), "the verification request only");
+        return all.getFirst();
     }
 
     @Test

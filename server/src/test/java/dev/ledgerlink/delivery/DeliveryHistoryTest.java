@@ -43,7 +43,7 @@ class DeliveryHistoryTest {
             AtomicInteger calls = new AtomicInteger();
             receiver.answer(r -> Receiver.Answer.of(calls.incrementAndGet() == 1 ? 500 : 200));
             f.publish("invoice.create", 77);
-            Deliveries.await("delivered after a retry", () -> server.services().deliveries().history(null, id, 1, 10).deliveries().getFirst().state().equals("delivered"));
+            Deliveries.await("delivered after a retry", () -> server.services().deliveryReads().history(null, id, 1, 10).deliveries().getFirst().state() == DeliveryState.DELIVERED);
 
             TestHttp.Response page = server.http.get(base + "/" + id + "/deliveries?per_page=1", auth);
             assertEquals(200, page.status(), page.body());
@@ -73,7 +73,7 @@ class DeliveryHistoryTest {
         receiver.clear();
         f.publish("invoice.create", 5);
         receiver.await(1);
-        Deliveries.await("delivered", () -> Deliveries.only(server.services(), id).state().equals("delivered"));
+        Deliveries.await("delivered", () -> Deliveries.only(server.services(), id).state() == DeliveryState.DELIVERED);
         long deliveryId = Deliveries.only(server.services(), id).id();
         var settings = server.services().settings();
         String[] db = {"--db", settings.get(Setting.DB_URL), "--set", "db.user=" + settings.get(Setting.DB_USER),

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.ledgerlink.net.PublicAddressGate;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -52,7 +53,7 @@ class DeliverySenderTest {
         String uri = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
         WebhookRequest request = new WebhookRequest("name=invoice.create", Map.of("Content-Type", "application/x-www-form-urlencoded"),
                 "name=invoice.create");
-        try (DeliverySender sender = new DeliverySender(Duration.ofSeconds(30), false, Clock.systemUTC());
+        try (DeliverySender sender = new DeliverySender(Duration.ofSeconds(30), PublicAddressGate.of(true, PublicAddressGate.SYSTEM), Clock.systemUTC());
              var senders = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<AttemptOutcome>> sends = new ArrayList<>();
             for (int i = 0; i < SENDS; i++) sends.add(senders.submit(() -> sender.send(uri, request)));

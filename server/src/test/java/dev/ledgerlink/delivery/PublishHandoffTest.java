@@ -50,8 +50,8 @@ class PublishHandoffTest {
 
         assertEquals(2, event.deliveries());
         assertEquals(2, receiver.await(2).size());
-        await("both recorded delivered", () -> only(server.services(), first).state().equals("delivered")
-                && only(server.services(), second).state().equals("delivered"));
+        await("both recorded delivered", () -> only(server.services(), first).state() == DeliveryState.DELIVERED
+                && only(server.services(), second).state() == DeliveryState.DELIVERED);
         assertEquals(2.0, Deliveries.counter(server, "ledgerlink_deliveries_handed_off_total"));
         assertEquals(claimedBefore, Deliveries.counter(server, "ledgerlink_deliveries_claimed_total"), "no claim pass took them");
         assertEquals(1, only(server.services(), first).attempts().size());
@@ -71,7 +71,7 @@ class PublishHandoffTest {
 
         receiver.await(10);
         await("all recorded delivered", () -> Deliveries.notifications(server.services(), id).stream()
-                .filter(d -> d.state().equals("delivered")).count() == 10);
+                .filter(d -> d.state() == DeliveryState.DELIVERED).count() == 10);
         assertEquals(passes, Deliveries.counter(server, "ledgerlink_delivery_claim_passes_total"),
                 "every delivery was handed off and nothing was left in the queue: no finished send looks there");
     }
@@ -93,7 +93,7 @@ class PublishHandoffTest {
         }
         receiver.await(3);
         await("all three delivered", () -> Deliveries.notifications(server.services(), id).size() == 3
-                && Deliveries.notifications(server.services(), id).stream().allMatch(d -> d.state().equals("delivered")));
+                && Deliveries.notifications(server.services(), id).stream().allMatch(d -> d.state() == DeliveryState.DELIVERED));
     }
 
     @Test
@@ -116,7 +116,7 @@ class PublishHandoffTest {
             hold.countDown();
         }
         receiver.await(2);
-        await("both delivered", () -> Deliveries.notifications(server.services(), id).stream().allMatch(d -> d.state().equals("delivered"))
+        await("both delivered", () -> Deliveries.notifications(server.services(), id).stream().allMatch(d -> d.state() == DeliveryState.DELIVERED)
                 && Deliveries.notifications(server.services(), id).size() == 2);
     }
 
@@ -146,7 +146,7 @@ class PublishHandoffTest {
 
         server.clock.advance(Duration.ofSeconds(21));
         assertEquals("object_id=77", receiver.await(1).getFirst().body().split("&")[1]);
-        await("recorded delivered", () -> only(server.services(), id).state().equals("delivered"));
+        await("recorded delivered", () -> only(server.services(), id).state() == DeliveryState.DELIVERED);
         assertEquals(1, only(server.services(), id).attempts().size());
     }
 

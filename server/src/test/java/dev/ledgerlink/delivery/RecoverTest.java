@@ -58,7 +58,7 @@ class RecoverTest {
         f.publish("invoice.delete", 5);
         Deliveries.await("every delivery delivered or dropped", () -> {
             var notifications = Deliveries.notifications(server.services(), id);
-            return notifications.size() == 5 && notifications.stream().noneMatch(d -> d.state().equals("pending"));
+            return notifications.size() == 5 && notifications.stream().noneMatch(d -> d.state() == DeliveryState.PENDING);
         });
         Map<String, String> webhookIds = new HashMap<>();
         for (Receiver.Request r : receiver.requests) webhookIds.put(FormParams.parse(r.body()).get("object_id"), r.header(StandardWebhooks.ID));
@@ -70,7 +70,7 @@ class RecoverTest {
     void recoverResendsExactlyTheDroppedDeliveriesOfTheWindowUnderTheirWebhookIds() {
         try (var ticking = server.clock.followRealTime()) {
             Scenario sc = failFourOfFive(f, receiver);
-            var dropped = server.services().deliveries().search(sc.callbackId(), "dropped", null, null, Paging.of(1, 100));
+            var dropped = server.services().deliveryReads().search(sc.callbackId(), "dropped", null, null, Paging.of(1, 100));
             assertEquals(4, dropped.total(), "objects 1, 2, 3 and 5 failed twice and were dropped");
             JsonNode listed = ServerCli.json(server, "deliveries", "list", "--callback", Long.toString(sc.callbackId()), "--state", "dropped",
                     "--since", sc.since().toString(), "--until", sc.until().toString(), "--json");
@@ -91,7 +91,7 @@ class RecoverTest {
 
             List<Receiver.Request> resent = receiver.await(2);
             Deliveries.await("both recovered deliveries delivered", () -> Deliveries.notifications(server.services(), sc.callbackId())
-                    .stream().filter(d -> d.state().equals("delivered")).count() == 3);
+                    .stream().filter(d -> d.state() == DeliveryState.DELIVERED).count() == 3);
             assertEquals(2, receiver.received(), "nothing else was sent");
             Set<String> objects = new TreeSet<>();
             for (Receiver.Request req : resent) {
@@ -100,7 +100,7 @@ class RecoverTest {
                 assertEquals(sc.webhookIds().get(object), req.header(StandardWebhooks.ID), "the original webhook-id of object " + object);
             }
             assertEquals(Set.of("2", "3"), objects);
-            assertEquals(2, server.services().deliveries().search(sc.callbackId(), "dropped", null, null, Paging.of(1, 100)).total(),
+            assertEquals(2, server.services().deliveryReads().search(sc.callbackId(), "dropped", null, null, Paging.of(1, 100)).total(),
                     "objects 1 and 5, outside the window, stay dropped");
 
             TestHttp.Response again = server.http.postJson(path, "{\"since\": \"" + sc.since() + "\", \"until\": \"" + sc.until() + "\"}",

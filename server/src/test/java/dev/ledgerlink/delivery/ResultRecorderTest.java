@@ -3,9 +3,12 @@ package dev.ledgerlink.delivery;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.ledgerlink.callbacks.Callback;
+import dev.ledgerlink.callbacks.CallbackStateMachine.State;
 import dev.ledgerlink.callbacks.DisablePolicy;
 import dev.ledgerlink.callbacks.FailureRuns;
 import dev.ledgerlink.notifications.OperatorNotices;
+import dev.ledgerlink.retry.RetryRule;
+import dev.ledgerlink.retry.RetrySchedule;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.testing.Eventually;
 import dev.ledgerlink.testing.Fixtures;
@@ -53,8 +56,8 @@ class ResultRecorderTest {
         Instant at = server.clock.instant();
         AttemptOutcome ok = new AttemptOutcome(200, MARK_MS, null, null, "ok", null);
         AttemptOutcome failed = new AttemptOutcome(500, MARK_MS, "HTTP 500", null, "no", null);
-        try (ResultRecorder recorder = new ResultRecorder(jdbi, server.clock, new RetrySchedule(List.of(Duration.ofMinutes(1))),
-                new FailureRuns(new DisablePolicy(Duration.ofDays(5))), metrics, OperatorNotices.off(), server.services().audit())) {
+        try (ResultRecorder recorder = new ResultRecorder(jdbi, server.clock, new RetryRule(new RetrySchedule(List.of(Duration.ofMinutes(1)))),
+                new FailureRuns(new DisablePolicy(Duration.ofDays(5)), new CallbackDeliveries()), metrics, OperatorNotices.off(), server.services().audit())) {
             recorder.writeOrSplit(List.of(
                     new ResultRecorder.Result(deliveries.get(0), "not-the-lease", at, null, ok, null),
                     new ResultRecorder.Result(deliveries.get(1), "not-the-lease", at, null, ok, null),
@@ -78,7 +81,7 @@ class ResultRecorderTest {
     @Test
     void eachCallbacksLatestAttemptIsTheNewestRecorded() {
         Jdbi jdbi = server.services().database().jdbi();
-        DeliveryService service = server.services().deliveries();
+        DeliveryReads service = server.services().deliveryReads();
         Callback c = f.register("invoice.create", receiver.uri());
         Callback deleted = f.register("invoice.create", receiver.uri());
         Eventually.await("the engine has sent both verification requests", () -> service.lastAttempts(List.of(c.id(), deleted.id())).size() == 2);
@@ -91,8 +94,8 @@ class ResultRecorderTest {
         Instant at = DbTime.now(server.clock).plusSeconds(60);
         AttemptOutcome ok = new AttemptOutcome(200, MARK_MS, null, null, "ok", null);
         AttemptOutcome failed = new AttemptOutcome(503, MARK_MS, "HTTP 503", null, "no", null);
-        try (ResultRecorder recorder = new ResultRecorder(jdbi, server.clock, new RetrySchedule(List.of(Duration.ofMinutes(1))),
-                new FailureRuns(new DisablePolicy(Duration.ofDays(5))), new DeliveryMetrics(new SimpleMeterRegistry()), OperatorNotices.off(),
+        try (ResultRecorder recorder = new ResultRecorder(jdbi, server.clock, new RetryRule(new RetrySchedule(List.of(Duration.ofMinutes(1)))),
+                new FailureRuns(new DisablePolicy(Duration.ofDays(5)), new CallbackDeliveries()), new DeliveryMetrics(new SimpleMeterRegistry()), OperatorNotices.off(),
                 server.services().audit())) {
             recorder.writeOrSplit(List.of(
                     new ResultRecorder.Result(d, "not-the-lease", at.plusSeconds(2), null, failed, null),
@@ -113,7 +116,7 @@ class ResultRecorderTest {
     /** The callback's verification delivery as if claimed with 100 attempts (far beyond the engine's own). */
     private ClaimedDelivery claimed(Jdbi jdbi, Callback c) {
         long id = jdbi.withHandle(h -> h.createQuery("select id from deliveries where callback_id = :c").bind("c", c.id()).mapTo(Long.class).one());
-        return new ClaimedDelivery(id, c.id(), ClaimedDelivery.VERIFICATION, 100, null, null, 0, null, 0, c.uri(), null,
-                f.account().accountId(), f.user().id(), false, false, null);
+        return new ClaimedDelivery(id, c.id(), DeliveryKind.VERIFICATION, 100, null, null, 0, null, 0, c.uri(), null,
+                f.account().accountId(), f.user().id(), State.UNVERIFIED, null);
     }
 }

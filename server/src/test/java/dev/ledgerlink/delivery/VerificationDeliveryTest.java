@@ -39,8 +39,8 @@ class VerificationDeliveryTest {
         receiver.answer(r -> Receiver.Answer.of(500));   // the first request fails and waits for its retry
         long id = f.register("invoice.create", receiver.uri()).id();
         Receiver.Request first = Fixtures.verificationRequest(id, receiver);
-        Deliveries.await("the failed attempt is recorded", () -> server.services().deliveries().history(null, id, 1, 10).deliveries()
-                .stream().anyMatch(d -> d.state().equals("pending") && d.attemptCount() == 1));
+        Deliveries.await("the failed attempt is recorded", () -> server.services().deliveryReads().history(null, id, 1, 10).deliveries()
+                .stream().anyMatch(d -> d.state() == DeliveryState.PENDING && d.attemptCount() == 1));
         receiver.answer(r -> Receiver.Answer.of(200));
         f.resend(id);
         Receiver.Request fresh = Fixtures.verificationRequest(id, receiver);

@@ -9,6 +9,7 @@ import dev.ledgerlink.signature.ServiceSignature;
 import dev.ledgerlink.signature.StandardWebhooks;
 import java.time.Duration;
 import java.time.Instant;
+import dev.ledgerlink.callbacks.CallbackStateMachine.State;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,15 +20,15 @@ import org.junit.jupiter.api.Test;
 class WebhookRequestTest {
     private static final long TIMESTAMP = 1_795_000_000L;
 
-    private static ClaimedDelivery delivery(String kind, long callbackId) {
-        return new ClaimedDelivery(9, callbackId, kind, 0, kind.equals(ClaimedDelivery.VERIFICATION) ? null : 3L, "invoice.create", 42,
-                "6BApk", 7, "https://app.example.com/hook", "sealed", "6BApk", 7, true, false, null);
+    private static ClaimedDelivery delivery(DeliveryKind kind, long callbackId) {
+        return new ClaimedDelivery(9, callbackId, kind, 0, kind == DeliveryKind.VERIFICATION ? null : 3L, "invoice.create", 42,
+                "6BApk", 7, "https://app.example.com/hook", "sealed", "6BApk", 7, State.VERIFIED, null);
     }
 
     @Test
     void aNotificationSignedWithANonAsciiCodeIsCheckedByAPythonReceiverAndStandardWebhooks() throws Exception {
         String code = "c\u00f6d\u00e9-\ud83d\ude00-\"q\"\\";
-        WebhookRequest r = WebhookRequest.build(delivery(ClaimedDelivery.EVENT, 5), code, TIMESTAMP, "ledgerlink-webhooks/test");
+        WebhookRequest r = WebhookRequest.build(delivery(DeliveryKind.EVENT, 5), code, TIMESTAMP, "ledgerlink-webhooks/test");
         assertEquals("name=invoice.create&object_id=42&account_id=6BApk&user_id=7", r.body());
         assertEquals(pythonReceiverSignature(code, r.body()), r.headers().get(ServiceSignature.HEADER));
         assertEquals("msg_9", r.headers().get("X-Service-Event-Id"));
@@ -39,7 +40,7 @@ class WebhookRequestTest {
     @Test
     void aVerificationWithANonAsciiCodeIsSignedAsPythonsJsonDumpsWritesItAndRecordedRedacted() throws Exception {
         String code = "\u65e5\u672c-\u00e9\u00e8-\ud83c\udf08-\n\t-</>";
-        WebhookRequest r = WebhookRequest.build(delivery(ClaimedDelivery.VERIFICATION, 5), code, TIMESTAMP, "ledgerlink-webhooks/test");
+        WebhookRequest r = WebhookRequest.build(delivery(DeliveryKind.VERIFICATION, 5), code, TIMESTAMP, "ledgerlink-webhooks/test");
         assertEquals(code, FormParams.parse(r.body()).get("verifier"));
         assertEquals(pythonReceiverSignature(code, r.body()), r.headers().get(ServiceSignature.HEADER));
         assertEquals(AttemptRecord.REDACTED, FormParams.parse(r.recordedBody()).get("verifier"));

@@ -1,5 +1,6 @@
 package dev.ledgerlink.notifications;
 
+import dev.ledgerlink.delivery.DeliveryState;
 import static dev.ledgerlink.testing.Eventually.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -80,10 +81,10 @@ class OperatorNotificationsTest {
             JsonNode callback = server.http.get("/events/account/" + f.account().accountId() + "/events/callbacks/" + id,
                     "Authorization", "Bearer " + token).json().get("response").get("result").get("callback");
             assertTrue(callback.get("disabled").asBoolean(), callback.toString());
-            var deliveries = server.services().deliveries().history(null, id, 1, 10).deliveries().stream()
+            var deliveries = server.services().deliveryReads().history(null, id, 1, 10).deliveries().stream()
                     .filter(d -> !d.name().equals("callback.verify")).toList();
             assertEquals(3, deliveries.size());
-            deliveries.forEach(d -> assertEquals("dropped", d.state(), "410 is never retried: " + d));
+            deliveries.forEach(d -> assertEquals(DeliveryState.DROPPED, d.state(), "410 is never retried: " + d));
             assertTrue(gone.received() <= 3, "no retries after 410");
 
             // Drops are told once per callback per hour, when the hour is over.

@@ -60,7 +60,7 @@ class RetentionTest {
             var ofSupersededGrant = OAuthFlows.refresh(server, f, superseded);
             assertTrue(ofSupersededGrant.json().get("error_description").asText().contains("unknown"), ofSupersededGrant.body());
             assertEquals("pending", state(server, pending), "a pending delivery stays");
-            assertEquals(0, server.services().deliveries().history(null, delivered, 1, 10).total(), "the delivered one is gone");
+            assertEquals(0, server.services().deliveryReads().history(null, delivered, 1, 10).total(), "the delivered one is gone");
             assertEquals(1, count(server, "events"), "the event of the pending delivery stays");
             assertEquals(0, count(server, "oauth_login_sessions"));
             assertEquals(0, count(server, "oauth_login_failures"));
@@ -145,7 +145,7 @@ class RetentionTest {
     /** The state of the callback's newest notification (its verification requests left out). */
     private static String state(TestServer server, long callbackId) {
         var notification = notification(server, callbackId);
-        return notification == null ? "none" : notification.state();
+        return notification == null ? "none" : notification.state().value();
     }
 
     private static int attempts(TestServer server, long callbackId) {
@@ -154,7 +154,7 @@ class RetentionTest {
     }
 
     private static dev.ledgerlink.delivery.DeliveryRecord notification(TestServer server, long callbackId) {
-        return server.services().deliveries().history(null, callbackId, 1, 10).deliveries().stream()
+        return server.services().deliveryReads().history(null, callbackId, 1, 10).deliveries().stream()
                 .filter(d -> !d.name().equals("callback.verify")).findFirst().orElse(null);
     }
 

@@ -1,5 +1,6 @@
 package dev.ledgerlink.testing;
 
+import dev.ledgerlink.delivery.DeliveryState;
 import dev.ledgerlink.accounts.Account;
 import dev.ledgerlink.accounts.Application;
 import dev.ledgerlink.accounts.ApplicationService;
@@ -110,9 +111,9 @@ public record Fixtures(TestServer server, User user, Account account, Applicatio
      * another will serve.
      */
     public void verificationsRecorded(long id) {
-        Eventually.await("the verification requests of callback " + id + " are recorded", () -> server.services().deliveries()
+        Eventually.await("the verification requests of callback " + id + " are recorded", () -> server.services().deliveryReads()
                 .history(null, id, 1, 100).deliveries().stream()
-                .noneMatch(d -> d.name().equals("callback.verify") && d.state().equals("pending")));
+                .noneMatch(d -> d.name().equals("callback.verify") && d.state() == DeliveryState.PENDING));
     }
 
     /** Resend through the service (PUT ... {"callback": {"resend": true}}): a new code, unverified, re-enabled, the request sent again. */

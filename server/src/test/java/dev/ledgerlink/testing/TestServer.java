@@ -4,6 +4,7 @@ import dev.ledgerlink.LedgerlinkServer;
 import dev.ledgerlink.Services;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.secrets.SecretBox;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -32,8 +33,8 @@ public final class TestServer implements AutoCloseable {
     public final TestHttp http;
     private final List<AutoCloseable> clients = new ArrayList<>();
 
-    private TestServer(Settings settings) {
-        this.server = LedgerlinkServer.start(settings, clock);
+    private TestServer(Settings settings, PublicAddressGate.Resolver resolver) {
+        this.server = LedgerlinkServer.start(settings, clock, resolver);
         this.http = closeFirst(new TestHttp(server.baseUrl()));
     }
 
@@ -43,12 +44,17 @@ public final class TestServer implements AutoCloseable {
 
     /** Starts with test settings (fresh database, port 0, dev mode), adjusted by {@code tweak}. */
     public static TestServer start(UnaryOperator<Settings.Builder> tweak) {
-        return new TestServer(cheapPasswordsInDevMode(tweak.apply(settingsFor(TestDatabases.fresh()))));
+        return start(tweak, PublicAddressGate.SYSTEM);
+    }
+
+    /** As {@link #start(UnaryOperator)}, host names resolved by {@code resolver} wherever the server checks an address. */
+    public static TestServer start(UnaryOperator<Settings.Builder> tweak, PublicAddressGate.Resolver resolver) {
+        return new TestServer(cheapPasswordsInDevMode(tweak.apply(settingsFor(TestDatabases.fresh()))), resolver);
     }
 
     /** Starts over a given database (one the test also reaches otherwise, e.g. with {@link Cli}). */
     public static TestServer start(TestDatabases.TestDb db, UnaryOperator<Settings.Builder> tweak) {
-        return new TestServer(cheapPasswordsInDevMode(tweak.apply(settingsFor(db))));
+        return new TestServer(cheapPasswordsInDevMode(tweak.apply(settingsFor(db))), PublicAddressGate.SYSTEM);
     }
 
     /**

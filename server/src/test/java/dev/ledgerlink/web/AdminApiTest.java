@@ -139,7 +139,7 @@ class AdminApiTest {
         assertEquals("disabled", disabled.get("state").asText());
         assertTrue(disabled.get("disabled").asBoolean());
         ok(post(server, "/callbacks/" + verified + "/disable", ""));
-        Deliveries.await("the queued delivery dropped", () -> server.services().deliveries().search(verified, "dropped", null, null,
+        Deliveries.await("the queued delivery dropped", () -> server.services().deliveryReads().search(verified, "dropped", null, null,
                 dev.ledgerlink.paging.Paging.of(1, 10)).total() == 1);
         JsonNode dropped = ok(get(server, "/deliveries?callback_id=" + verified + "&state=dropped"));
         assertEquals(1, dropped.get("total").asInt(), dropped.toString());
@@ -167,7 +167,7 @@ class AdminApiTest {
         receiver.clear();
         server.services().events().publish(new EventPublisher.Request("invoice.create", f.account().accountId(), 3L, f.user().id(), null));
         receiver.await(1);
-        Deliveries.await("delivered", () -> server.services().deliveries().search(id, "delivered", null, null, dev.ledgerlink.paging.Paging.of(1, 10)).total() == 2);
+        Deliveries.await("delivered", () -> server.services().deliveryReads().search(id, "delivered", null, null, dev.ledgerlink.paging.Paging.of(1, 10)).total() == 2);
         String before = server.clock.instant().minusSeconds(60).toString();
         String after = server.clock.instant().plusSeconds(60).toString();
         JsonNode page = ok(get(server, "/deliveries?callback_id=" + id + "&state=delivered&since=" + before + "&until=" + after));

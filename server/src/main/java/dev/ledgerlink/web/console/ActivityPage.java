@@ -1,7 +1,7 @@
 package dev.ledgerlink.web.console;
 
 import dev.ledgerlink.delivery.DeliveryActivity;
-import dev.ledgerlink.delivery.DeliveryService;
+import dev.ledgerlink.delivery.DeliveryReads;
 import dev.ledgerlink.json.Json;
 import io.javalin.http.Context;
 import io.javalin.http.sse.SseClient;
@@ -29,11 +29,11 @@ public final class ActivityPage {
     private static final Logger LOG = LoggerFactory.getLogger(ActivityPage.class);
 
     private final ConsoleSession session;
-    private final DeliveryService deliveries;
+    private final DeliveryReads deliveries;
     private final Clock clock;
     private volatile boolean stopping;
 
-    ActivityPage(ConsoleSession session, DeliveryService deliveries, Clock clock) {
+    ActivityPage(ConsoleSession session, DeliveryReads deliveries, Clock clock) {
         this.session = session;
         this.deliveries = deliveries;
         this.clock = clock;

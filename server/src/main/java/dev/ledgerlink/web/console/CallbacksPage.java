@@ -5,6 +5,7 @@ import dev.ledgerlink.callbacks.CallbackService;
 import dev.ledgerlink.callbacks.OperatorCallbacks;
 import dev.ledgerlink.delivery.DeliveryActivity;
 import dev.ledgerlink.delivery.DeliveryRecord;
+import dev.ledgerlink.delivery.DeliveryReads;
 import dev.ledgerlink.delivery.DeliveryService;
 import dev.ledgerlink.errors.ServiceException;
 import io.javalin.http.Context;
@@ -27,19 +28,22 @@ public final class CallbacksPage {
     private final ConsoleSession session;
     private final CallbackService callbacks;
     private final OperatorCallbacks operatorCallbacks;
+    private final DeliveryReads reads;
     private final DeliveryService deliveries;
 
-    CallbacksPage(ConsoleSession session, CallbackService callbacks, OperatorCallbacks operatorCallbacks, DeliveryService deliveries) {
+    CallbacksPage(ConsoleSession session, CallbackService callbacks, OperatorCallbacks operatorCallbacks, DeliveryReads reads,
+                  DeliveryService deliveries) {
         this.session = session;
         this.callbacks = callbacks;
         this.operatorCallbacks = operatorCallbacks;
+        this.reads = reads;
         this.deliveries = deliveries;
     }
 
     void list(Context ctx) {
         Viewer viewer = session.require(ctx);
         List<Callback> list = operatorCallbacks.ofAccounts(viewer.accountIds());
-        Map<Long, DeliveryActivity.LastAttempt> last = deliveries.lastAttempts(list.stream().map(Callback::id).toList());
+        Map<Long, DeliveryActivity.LastAttempt> last = reads.lastAttempts(list.stream().map(Callback::id).toList());
         Map<String, Object> p = new HashMap<>();
         p.put("rows", list.stream().map(c -> new Row(c, last.get(c.id()))).toList());
         p.put("notice", ConsolePage.notice(ctx));
@@ -57,7 +61,7 @@ public final class CallbacksPage {
         Viewer viewer = session.require(ctx);
         Callback c = visible(viewer, ConsolePage.pathId(ctx, "id"));
         int page = ConsolePage.positive(ctx.queryParam("page")).map(Long::intValue).orElse(1);
-        DeliveryService.DeliveryPage history = deliveries.history(c.accountId(), c.id(), page, PER_PAGE);
+        DeliveryReads.DeliveryPage history = reads.history(c.accountId(), c.id(), page, PER_PAGE);
         Map<String, Object> p = new HashMap<>();
         p.put("callback", c);
         p.put("history", history);
@@ -67,7 +71,7 @@ public final class CallbacksPage {
 
     void redeliver(Context ctx) {
         Viewer viewer = session.requireForm(ctx);
-        DeliveryRecord d = deliveries.find(ConsolePage.pathId(ctx, "id")).orElseThrow(ServiceException::notFound);
+        DeliveryRecord d = reads.find(ConsolePage.pathId(ctx, "id")).orElseThrow(ServiceException::notFound);
         Callback c = visible(viewer, d.callbackId());
         deliveries.redeliver(d.id());
         ctx.redirect("/console/callbacks/" + c.id() + "/deliveries?notice=redelivered&ref=" + d.id(), HttpStatus.SEE_OTHER);

@@ -38,7 +38,7 @@ public final class ConsoleRoutes {
         r.get("/console/grants", ConsolePage.of(grants::show));
         r.post("/console/grants/revoke", ConsolePage.of(grants::revoke));
 
-        var callbacks = new CallbacksPage(session, s.callbacks(), s.operatorCallbacks(), s.deliveries());
+        var callbacks = new CallbacksPage(session, s.callbacks(), s.operatorCallbacks(), s.deliveryReads(), s.deliveries());
         r.get("/console/callbacks", ConsolePage.of(callbacks::list));
         r.post("/console/callbacks/{id}/resend", ConsolePage.of(callbacks::resend));
         r.get("/console/callbacks/{id}/deliveries", ConsolePage.of(callbacks::deliveries));
@@ -48,7 +48,7 @@ public final class ConsoleRoutes {
         r.get("/console/test-event", ConsolePage.of(testEvent::show));
         r.post("/console/test-event", ConsolePage.of(testEvent::publish));
 
-        var activity = new ActivityPage(session, s.deliveries(), s.clock());
+        var activity = new ActivityPage(session, s.deliveryReads(), s.clock());
         r.get("/console/activity", ConsolePage.of(activity::show));
         r.sse("/console/activity/stream", activity::stream);
         onStop.accept(activity::stop);

@@ -1,5 +1,6 @@
 package dev.ledgerlink.web.console;
 
+import dev.ledgerlink.delivery.DeliveryActivity;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -31,6 +32,6 @@ public final class Format {
     }
 
     public static String outcomeClass(Integer status) {
-        return status == null ? "no-response" : status >= 200 && status < 300 ? "delivered" : "failed";
+        return DeliveryActivity.outcomeOf(status).replace('_', '-');
     }
 }

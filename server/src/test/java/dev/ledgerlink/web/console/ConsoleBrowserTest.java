@@ -128,7 +128,7 @@ class ConsoleBrowserTest {
                 assertTrue(deliveries.contains("HTTP 200") && deliveries.contains("ok 200"), deliveries);
                 assertTrue(deliveries.toLowerCase().contains("content-length: 6"), deliveries);
                 page(browser, "deliveries");
-                long redelivered = s.deliveries().history(f.account().accountId(), callback.id(), 1, 50).deliveries().stream()
+                long redelivered = s.deliveryReads().history(f.account().accountId(), callback.id(), 1, 50).deliveries().stream()
                         .filter(d -> "invoice.create".equals(d.name())).findFirst().orElseThrow().id();
                 browser.findElement(By.cssSelector("form[action='/console/deliveries/" + redelivered + "/redeliver'] button")).click();
                 browser.findElement(By.xpath("//p[@role='status'][contains(., 'Delivery " + redelivered + " is queued again')]"));

@@ -1,4 +1,4 @@
-package dev.ledgerlink.delivery;
+package dev.ledgerlink.retry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,14 +1,14 @@
-package dev.ledgerlink.delivery;
+package dev.ledgerlink.retry;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * When a failed delivery is tried again: after the n-th failed attempt the delay is the n-th entry
- * of delivery.retry-schedule (default 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h); after the last
- * entry the message is dropped. What an operator sees: the returned delay lands in
- * deliveries.next_attempt_at (plus {@link Jitter}). Pure: no clock, no randomness.
+ * The waits between attempts: after the n-th failed attempt the delay is the n-th entry of
+ * delivery.retry-schedule (default 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h); after the last entry
+ * there is none. {@link RetryRule} decides with it what follows an attempt (a delivery's
+ * next_attempt_at is the delay plus {@link Jitter}). Pure: no clock, no randomness.
  */
 public record RetrySchedule(List<Duration> delays) {
     /** Longest wait a Retry-After header can impose, so a hostile receiver cannot park a message forever. */

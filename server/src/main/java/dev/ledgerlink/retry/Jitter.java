@@ -1,4 +1,4 @@
-package dev.ledgerlink.delivery;
+package dev.ledgerlink.retry;
 
 import java.time.Duration;
 

@@ -1,4 +1,4 @@
-package dev.ledgerlink.delivery;
+package dev.ledgerlink.retry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -7,8 +7,8 @@ import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** Retry-After parsing and the address rule of TargetGuard: pure, no network. */
-class PolicyEdgesTest {
+/** Retry-After parsing: pure. */
+class RetryAfterTest {
     private final Instant now = Instant.parse("2026-11-22T05:00:00Z");
 
     @Test

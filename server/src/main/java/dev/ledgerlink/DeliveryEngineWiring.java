@@ -1,0 +1,49 @@
+package dev.ledgerlink;
+
+import dev.ledgerlink.audit.AuditLog;
+import dev.ledgerlink.callbacks.CallbackQueue;
+import dev.ledgerlink.callbacks.DisablePolicy;
+import dev.ledgerlink.callbacks.FailureRuns;
+import dev.ledgerlink.config.DeliverySettings;
+import dev.ledgerlink.config.Settings;
+import dev.ledgerlink.delivery.DeliveryEngine;
+import dev.ledgerlink.net.PublicAddressGate;
+import dev.ledgerlink.notifications.OperatorNotices;
+import dev.ledgerlink.retry.RetryRule;
+import dev.ledgerlink.retry.RetrySchedule;
+import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.store.Database;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+
+/**
+ * Wiring: the delivery engine of a server process, made from the process's settings and parts.
+ * {@link Services#withDeliveryEngine} hands it to the queue service as its
+ * {@link dev.ledgerlink.delivery.HandOff} and starts it once every service is built; the server stops it.
+ */
+final class DeliveryEngineWiring {
+    private DeliveryEngineWiring() {}
+
+    static DeliveryEngine create(Settings s, Clock clock, Database database, SecretBox secretBox, MeterRegistry metrics,
+                                OperatorNotices notices, AuditLog audit, PublicAddressGate addressGate, CallbackQueue callbackQueue) {
+        DeliverySettings d = DeliverySettings.from(s);
+        var config = new DeliveryEngine.Config(
+                new RetryRule(new RetrySchedule(d.retrySchedule())),
+                new FailureRuns(new DisablePolicy(d.disableAfter()), callbackQueue),
+                d.timeout(),
+                d.lease(),
+                d.stallMargin(),
+                d.pollInterval(),
+                d.concurrency(),
+                d.perCallbackConcurrency(),
+                addressGate,
+                userAgent());
+        DeliveryEngine.allowHostHeaderOfPinnedRequests();   // JVM-wide: before the engine's sender makes its HTTP client
+        return new DeliveryEngine(config, database, clock, secretBox, metrics, notices, audit);
+    }
+
+    static String userAgent() {
+        String v = DeliveryEngineWiring.class.getPackage().getImplementationVersion();
+        return "ledgerlink-webhooks/" + (v == null ? "0.1.0-SNAPSHOT" : v);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.ledgerlink.callbacks;
+
+import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
+import dev.ledgerlink.callbacks.CallbackStateMachine.State;
+import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
+import java.time.Instant;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * The one place a transition's effects on the delivery queue are applied, in the caller's
+ * transaction, whoever took the transition: the callbacks API (register, resend, a new uri, delete),
+ * an operator (disable), or the delivery engine's outcomes (a callback failing too long, or gone).
+ * The callback's own row (its state, its code) is written by the trigger's statement just before.
+ * <ul>
+ * <li>{@link Effect#SEND_VERIFICATION_REQUEST}: the request is queued.</li>
+ * <li>{@link Effect#DROP_PENDING}: the callback's pending event deliveries are dropped with the
+ *     reason given; for a deleted callback there is nothing left to drop, its deliveries having gone
+ *     with its row (deliveries.callback_id is {@code on delete cascade}).</li>
+ * <li>{@link Effect#START_NOTIFICATIONS} and {@link Effect#STOP_NOTIFICATIONS} are what the new
+ *     state answers ({@link State#receivesEvents}): the fan-out reads it, and the engine reads it
+ *     again before each send, so an event delivery queued before the stop is dropped unsent.</li>
+ * </ul>
+ */
+final class CallbackEffects {
+    private final CallbackQueue queue;
+
+    CallbackEffects(CallbackQueue queue) {
+        this.queue = queue;
+    }
+
+    /** What applying a transition did: how many pending deliveries it dropped, and whether it queued work for the engine. */
+    record Applied(int dropped, boolean queued) {}
+
+    Applied apply(Handle h, long callbackId, Transition t, String dropReason, Instant now) {
+        int dropped = 0;
+        if (t.has(Effect.DROP_PENDING) && t.next() != State.DELETED) dropped = queue.dropPending(h, callbackId, dropReason, now);
+        boolean queued = t.has(Effect.SEND_VERIFICATION_REQUEST);
+        if (queued) queue.enqueueVerification(h, callbackId, now);
+        return new Applied(dropped, queued);
+    }
+}

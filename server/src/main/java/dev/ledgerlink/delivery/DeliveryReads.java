@@ -1,0 +1,117 @@
+package dev.ledgerlink.delivery;
+
+import dev.ledgerlink.errors.ServiceException;
+import dev.ledgerlink.errors.Validation;
+import dev.ledgerlink.paging.Paging;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.Query;
+
+/**
+ * What was delivered, read: a callback's delivery history, the operators' search, one delivery, and
+ * the console's activity across callbacks (the live tail, attempts per minute, each callback's latest
+ * attempt). Reads only; the queue's writes are {@link DeliveryService}'s.
+ */
+public final class DeliveryReads {
+    private final Jdbi jdbi;
+
+    public DeliveryReads(Jdbi jdbi) {
+        this.jdbi = jdbi;
+    }
+
+    public record DeliveryPage(int page, int pages, int perPage, long total, List<DeliveryRecord> deliveries) {}
+
+    /** A page of one callback's deliveries, newest first, each with its attempts. {@code accountId} null: any account. */
+    public DeliveryPage history(String accountId, long callbackId, int page, int perPage) {
+        Paging paging = Paging.of(page, perPage);
+        return jdbi.withHandle(h -> {
+            boolean exists = h.createQuery("select count(*) from callbacks where id = :id and (:accountId is null or account_id = :accountId)")
+                    .bind("id", callbackId).bind("accountId", accountId).mapTo(Integer.class).one() > 0;
+            if (!exists) throw ServiceException.notFound();
+            long total = h.createQuery("select count(*) from deliveries where callback_id = :id")
+                    .bind("id", callbackId).mapTo(Long.class).one();
+            List<DeliveryRecord> rows = h.createQuery(DeliveryHistory.PAGE)
+                    .bind("id", callbackId).bind("limit", paging.perPage()).bind("offset", paging.offset())
+                    .map(new DeliveryHistory.RecordMapper()).list();
+            List<DeliveryRecord> withAttempts = withAttempts(h, rows);
+            var p = paging.page(total, withAttempts);
+            return new DeliveryPage(p.page(), p.pages(), p.perPage(), total, withAttempts);
+        });
+    }
+
+    /**
+     * Operators' search: deliveries of one callback or all, in one state or all, queued in
+     * [since, until) (each bound optional), newest first, each with its attempts.
+     */
+    public Paging.Page<DeliveryRecord> search(Long callbackId, String state, Instant since, Instant until, Paging paging) {
+        new Validation()
+                .check(state == null || DeliveryState.of(state).isPresent(), "state", "must be pending, delivered or dropped")
+                .check(since == null || until == null || since.isBefore(until), "since", "must be before until")
+                .throwIfInvalid();
+        return jdbi.withHandle(h -> {
+            long total = h.createQuery(DeliveryHistory.COUNT_FILTERED).bind("callbackId", callbackId).bind("state", state)
+                    .bind("since", since).bind("until", until).mapTo(Long.class).one();
+            List<DeliveryRecord> rows = h.createQuery(DeliveryHistory.PAGE_FILTERED).bind("callbackId", callbackId).bind("state", state)
+                    .bind("since", since).bind("until", until).bind("limit", paging.perPage()).bind("offset", paging.offset())
+                    .map(new DeliveryHistory.RecordMapper()).list();
+            return paging.page(total, withAttempts(h, rows));
+        });
+    }
+
+    /** One delivery, without its attempts. */
+    public Optional<DeliveryRecord> find(long deliveryId) {
+        return jdbi.withHandle(h -> DeliveryHistory.find(h, deliveryId));
+    }
+
+    /** Every attempt of these deliveries in one query (no N+1). */
+    private static List<DeliveryRecord> withAttempts(Handle h, List<DeliveryRecord> rows) {
+        Map<Long, List<DeliveryRecord.Attempt>> attempts = new LinkedHashMap<>();
+        if (!rows.isEmpty()) {
+            h.createQuery(DeliveryHistory.ATTEMPTS).bindList("ids", rows.stream().map(DeliveryRecord::id).toList())
+                    .map(new DeliveryHistory.AttemptMapper())
+                    .forEach(a -> attempts.computeIfAbsent(a.deliveryId(), k -> new ArrayList<>()).add(a));
+        }
+        return rows.stream().map(r -> r.withAttempts(attempts.getOrDefault(r.id(), List.of()))).toList();
+    }
+
+    // Activity across callbacks (the console). accountIds null: every account.
+
+    /** The newest attempts after {@code afterAttemptId} of these accounts' callbacks, newest first, at most {@code limit}. */
+    public List<DeliveryActivity.TailEntry> attemptsAfter(Collection<String> accountIds, long afterAttemptId, int limit) {
+        if (accountIds != null && accountIds.isEmpty()) return List.of();
+        return jdbi.withHandle(h -> scoped(h.createQuery(DeliveryActivity.TAIL), accountIds)
+                .bind("after", afterAttemptId).bind("limit", limit).map(new DeliveryActivity.TailMapper()).list());
+    }
+
+    /** The id of the newest attempt of any callback (0 when there is none): where a live tail starts. */
+    public long latestAttemptId() {
+        return jdbi.withHandle(h -> h.createQuery(DeliveryActivity.LATEST_ID).mapTo(Long.class).one());
+    }
+
+    /** Attempts per minute and outcome since {@code since}, for these accounts' callbacks. */
+    public List<DeliveryActivity.MinuteCount> attemptsPerMinute(Collection<String> accountIds, Instant since) {
+        if (accountIds != null && accountIds.isEmpty()) return List.of();
+        return DeliveryActivity.summed(jdbi.withHandle(h -> scoped(h.createQuery(DeliveryActivity.PER_MINUTE), accountIds)
+                .bind("since", since).map(new DeliveryActivity.MinuteMapper()).list()));
+    }
+
+    /** Each of these callbacks' latest attempt, by callback id (absent: never attempted). */
+    public Map<Long, DeliveryActivity.LastAttempt> lastAttempts(Collection<Long> callbackIds) {
+        if (callbackIds.isEmpty()) return Map.of();
+        Map<Long, DeliveryActivity.LastAttempt> out = new LinkedHashMap<>();
+        jdbi.useHandle(h -> h.createQuery(DeliveryActivity.LAST_ATTEMPTS).bindList("callbackIds", List.copyOf(callbackIds))
+                .map(new DeliveryActivity.LastMapper()).forEach(a -> out.put(a.callbackId(), a)));
+        return out;
+    }
+
+    private static Query scoped(Query q, Collection<String> accountIds) {
+        return q.bind("all", accountIds == null).bindList("accountIds", accountIds == null ? List.of("") : List.copyOf(accountIds));
+    }
+}
