@@ -4,11 +4,13 @@ import dev.ledgerlink.bench.proc.BenchDatabase;
 import dev.ledgerlink.bench.report.Figure;
 import dev.ledgerlink.bench.report.Report;
 import dev.ledgerlink.bench.scenarios.DeliveryScenario;
+import dev.ledgerlink.bench.scenarios.FloodScenario;
 import dev.ledgerlink.bench.scenarios.IsolationScenario;
 import dev.ledgerlink.bench.scenarios.PeerScenario;
 import dev.ledgerlink.bench.scenarios.SignInFloodScenario;
 import dev.ledgerlink.bench.scenarios.StartupScenario;
 import dev.ledgerlink.bench.scenarios.TokenEndpointScenario;
+import dev.ledgerlink.bench.soak.SoakScenario;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +44,8 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--profile", description = "Record a flight recording of the server in each scenario and print where its CPU went.")
     boolean profile;
 
-    @Option(names = "--only", split = ",", description = "Run only these scenarios: token, delivery, isolation, footprint, signin.")
+    @Option(names = "--only", split = ",", description = "Run only these scenarios: token, delivery, isolation, footprint, signin, flood; "
+            + "soak (never part of a plain run: --minutes N of mixed load, the server read every minute).")
     List<String> only = new ArrayList<>();
 
     @Option(names = "--peer", description = "keycloak: measure Keycloak's refresh grants beside ledgerlink's in this run "
@@ -52,6 +55,10 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--window", description = "Seconds each load is measured (default: 10; 1 with --quick). A longer window narrows"
             + " the spread of an A/B comparison.")
     Integer windowSeconds;
+
+    @Option(names = "--minutes", defaultValue = "30", description = "With --only soak: how long the soak's load runs on each database"
+            + " (default: ${DEFAULT-VALUE}); the server is read every minute.")
+    int minutes;
 
     @Option(names = "--keycloak-zip", description = "The keycloak-quarkus-dist zip for --peer keycloak (scripts/bench fetches it with Maven).")
     Path keycloakZip;
@@ -85,6 +92,10 @@ public final class BenchMain implements Callable<Integer> {
             scenarios.add(p);
             selected.add(p.name());
         }
+        if (selected.contains("soak")) {
+            if (minutes < 1) throw new CommandLine.ParameterException(new CommandLine(this), "--minutes must be at least 1");
+            scenarios.add(new SoakScenario(Duration.ofMinutes(minutes), Duration.ofMinutes(1)));
+        }
         Report report = run(config, selected, scenarios);
         report.printTable(System.out);
         Path json = out.resolve("results.json");
@@ -101,7 +112,8 @@ public final class BenchMain implements Callable<Integer> {
 
     /** Every scenario of a plain run (the peer comparison is added by --peer). */
     static List<Scenario> defaultScenarios() {
-        return List.of(new StartupScenario(), new TokenEndpointScenario(), new DeliveryScenario(), new IsolationScenario(), new SignInFloodScenario());
+        return List.of(new StartupScenario(), new TokenEndpointScenario(), new DeliveryScenario(), new IsolationScenario(), new SignInFloodScenario(),
+                new FloodScenario());
     }
 
     /** Runs those of the scenarios that {@code only} names (all when it is empty). */

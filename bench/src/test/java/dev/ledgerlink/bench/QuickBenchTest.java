@@ -41,7 +41,7 @@ class QuickBenchTest {
 
         List<Figure> figures = report.figures();
         Set<String> scenarios = figures.stream().map(Figure::scenario).collect(Collectors.toSet());
-        assertEquals(Set.of("footprint", "token", "delivery", "isolation", "signin"), scenarios);
+        assertEquals(Set.of("footprint", "token", "delivery", "isolation", "signin", "flood"), scenarios);
         for (Figure f : figures) {
             assertFalse(f.metric().equals("(scenario failed)"), "scenario " + f.scenario() + " failed: " + f.note());
             if (!f.isMeasured()) {

@@ -13,6 +13,10 @@ import java.util.Optional;
 public enum Setting {
     HTTP_HOST("http.host", "127.0.0.1", "Address the HTTP server binds to (0.0.0.0 for all interfaces)."),
     HTTP_PORT("http.port", "8080", "HTTP port; 0 picks a free one."),
+    HTTP_IDLE_TIMEOUT("http.idle-timeout", "PT30S", "A connection to the API port that sends nothing for this long, between requests or in the middle of one, is closed."),
+    HTTP_HEADER_TIMEOUT("http.header-timeout", "PT10S", "A request's line and headers must arrive in full within this once their first byte has: a client that trickles them in (slowloris) is disconnected, however often it sends a byte."),
+    HTTP_BODY_TIMEOUT("http.body-timeout", "PT30S", "The longest the server waits, in all, for the rest of a request's body (time it spends handling the request does not count): a client that sends it a byte at a time, or stops half way, is disconnected."),
+    HTTP_MAX_CONNECTIONS("http.max-connections", "4000", "Open connections to the API port at most: at the cap the server accepts no new connection until one closes (new ones wait in the kernel's accept queue) and closes connections idle for 2 s meanwhile. A held connection costs the server about 4 KiB, so the default keeps a flood within the launcher's memory footprint (docs/operations.md, \"Connection floods\")."),
     BASE_URL("base-url", "", "Public address of the API ({base_url}); empty means http://<host>:<port>."),
     AUTH_URL("auth-url", "", "Public address of the authorization page ({auth_url}); empty means the base URL."),
     DEV("dev", "false", "Development mode: http redirect and callback URIs on loopback hosts are allowed, demo data is created on first start."),

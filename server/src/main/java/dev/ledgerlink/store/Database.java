@@ -2,6 +2,7 @@ package dev.ledgerlink.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.SQLExceptionOverride;
 import dev.ledgerlink.config.DeliverySettings;
 import dev.ledgerlink.store.migration.MigrationHistory;
 import dev.ledgerlink.store.migration.V20__h2_identity_cache;
@@ -37,18 +38,23 @@ public final class Database implements AutoCloseable {
     private final Jdbi jdbi;
     private final Dialect dialect;
     private final GroupCommit groupCommit;
+    private final DiskFull diskFull;
+    /** H2 files only: the chunk rewriting H2's durable commits switch off; null otherwise. */
+    private final H2Housekeeping housekeeping;
     /** Closed before the pool, last registered first (closing). */
     private final Deque<AutoCloseable> closing = new ConcurrentLinkedDeque<>();
     /** Runs after the pool closed: H2CrashRepair stops counting the file as open here. */
     private final Runnable onClose;
 
-    private Database(HikariDataSource dataSource, Dialect dialect, Runnable onClose) {
+    private Database(HikariDataSource dataSource, Dialect dialect, Runnable onClose, DiskFull diskFull) {
         this.dataSource = dataSource;
+        this.diskFull = diskFull;
         this.onClose = onClose;
         this.dialect = dialect;
         this.jdbi = Jdbi.create(dataSource).installPlugin(new SqlObjectPlugin());
         TimeMapping.install(jdbi);
         this.groupCommit = new GroupCommit(jdbi);
+        this.housekeeping = JdbcUrls.h2DataFile(dataSource.getJdbcUrl()).isPresent() ? H2Housekeeping.start(dataSource) : null;
     }
 
     /** Opens the pool and brings the schema up to date. */
@@ -66,6 +72,16 @@ public final class Database implements AutoCloseable {
         config.setPoolName("ledgerlink");
         config.setConnectionTimeout(DeliverySettings.CONNECTION_WAIT.toMillis());
         config.setInitializationFailTimeout(DeliverySettings.CONNECTION_WAIT.toMillis());
+        // A connection that failed because the database went away is dropped, whatever the driver's
+        // SQLSTATE: H2's "database has been closed" (90098, after a full disk closed it) is not one Hikari
+        // knows, and a pool under steady load (no connection idle long enough to be checked) handed out
+        // the dead connections for ever, long after the database could be opened again.
+        config.setExceptionOverride(new SQLExceptionOverride() {
+            @java.lang.Override
+            public SQLExceptionOverride.Override adjudicate(SQLException e) {
+                return DatabaseUnavailable.causedBy(e) ? SQLExceptionOverride.Override.MUST_EVICT : SQLExceptionOverride.Override.CONTINUE_EVICT;
+            }
+        });
         if (metrics != null) config.setMetricRegistry(metrics);
         HikariDataSource ds;
         try {
@@ -86,7 +102,7 @@ public final class Database implements AutoCloseable {
             release.run();
             throw e;
         }
-        return new Database(ds, dialect, release);
+        return new Database(ds, dialect, release, new DiskFull(describe(jdbcUrl, dialect), metrics, System::nanoTime));
     }
 
     /** Every migration of the schema: the SQL scripts under db/migration and the Java ones (tests stop it at a version). */
@@ -97,6 +113,13 @@ public final class Database implements AutoCloseable {
                 .placeholders(java.util.Map.of("dialect", dialect.name().toLowerCase()))
                 .javaMigrations(new V20__h2_identity_cache(), new V21__binary_token_hashes(), new V22__token_selectors(), new V23__superseded_grants(),
                         new V24__h2_foreign_key_indexes());
+    }
+
+    /** The database as a log line names it: the H2 file, or PostgreSQL's URL without its parameters (which may hold a password). */
+    static String describe(String jdbcUrl, Dialect dialect) {
+        if (dialect == Dialect.H2) return JdbcUrls.h2DataFile(jdbcUrl).map(p -> "H2 file " + p).orElse("in-memory H2");
+        int query = jdbcUrl.indexOf('?');
+        return "PostgreSQL " + (query < 0 ? jdbcUrl : jdbcUrl.substring(0, query));
     }
 
     /** The database user when none is configured: H2's {@code sa}, PostgreSQL's operating-system user. */
@@ -114,6 +137,9 @@ public final class Database implements AutoCloseable {
 
     /** Transactions that share their commit with concurrent ones (the refresh grant: small, frequent, each a durable commit). */
     public GroupCommit groupCommit() { return groupCommit; }
+
+    /** Where a write refused for want of disk space is counted and logged (once per episode, not per request). */
+    public DiskFull diskFull() { return diskFull; }
 
     /**
      * Closes {@code resource} with the database, before its pool: a user of the pool with work in
@@ -161,6 +187,7 @@ public final class Database implements AutoCloseable {
             }
         }
         groupCommit.close();
+        if (housekeeping != null) housekeeping.close();
         dataSource.close();
         onClose.run();
         if (failed != null) throw failed;

@@ -7,6 +7,7 @@ import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.json.ErrorBodies;
 import dev.ledgerlink.json.Json;
 import dev.ledgerlink.store.DatabaseUnavailable;
+import dev.ledgerlink.store.DiskFull;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -27,6 +28,10 @@ public final class WebServer {
     public static final long MAX_BODY_BYTES = 1024 * 1024;
     /** What a client is told to wait when the database is unreachable (a restart or failover takes seconds). */
     static final Duration DATABASE_RETRY_AFTER = Duration.ofSeconds(5);
+    /** ... and when its disk is full (freeing space takes an operator: minutes, not seconds). */
+    static final Duration DISK_FULL_RETRY_AFTER = Duration.ofSeconds(30);
+    /** A request attribute: the failure behind this response is already in the log, in a line of its own kind. */
+    private static final String LOGGED = "ledgerlink.failure-logged";
     private static final Logger LOG = LoggerFactory.getLogger(WebServer.class);
 
     private WebServer() {}
@@ -46,14 +51,15 @@ public final class WebServer {
                 server.setStopTimeout(5_000);
                 server.setErrorHandler(new JettyErrors.ServerLevel());
                 AcceptQueue.widen(server);
+                ConnectionLimits.apply(server, services.settings(), services.metrics());
             });
             config.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new JettyErrors.ContextLevel()));
             config.requestLogger.http((ctx, ms) -> recordRequest(services, ctx, ms));
 
             config.routes.before(RequestIds::assign);
             config.routes.exception(ServiceException.class, WebServer::renderServiceException);
-            config.routes.exception(HttpResponseException.class, WebServer::renderHttpException);
-            config.routes.exception(Exception.class, WebServer::renderUnexpected);
+            config.routes.exception(HttpResponseException.class, (e, ctx) -> renderHttpException(e, ctx, services));
+            config.routes.exception(Exception.class, (e, ctx) -> renderUnexpected(e, ctx, services));
             config.routes.error(404, ctx -> {
                 if (ctx.result() == null || ctx.result().isEmpty()) renderServiceException(ServiceException.notFound(), ctx);
             });
@@ -78,7 +84,7 @@ public final class WebServer {
         ctx.json(ErrorBodies.of(e));
     }
 
-    private static void renderHttpException(HttpResponseException e, Context ctx) {
+    private static void renderHttpException(HttpResponseException e, Context ctx, Services services) {
         ServiceException mapped = switch (e.getStatus()) {
             case 413 -> ServiceException.of(ServiceException.Kind.PAYLOAD_TOO_LARGE,
                     "The request body is larger than " + MAX_BODY_BYTES + " bytes.");
@@ -89,14 +95,23 @@ public final class WebServer {
             default -> e.getStatus() >= 500 ? null : ServiceException.badRequest(e.getMessage());
         };
         if (mapped == null) {
-            renderUnexpected(e, ctx);
+            renderUnexpected(e, ctx, services);
         } else {
             renderServiceException(mapped, ctx);
         }
     }
 
-    private static void renderUnexpected(Exception e, Context ctx) {
-        // First: a connection to the database cut mid-statement surfaces as an EOFException too
+    private static void renderUnexpected(Exception e, Context ctx, Services services) {
+        // Before the other database failures: on H2 a full disk closes the database, and what follows
+        // (the database closed, no connection to be had) names the full disk as its cause.
+        if (DiskFull.causedBy(e)) {
+            services.database().diskFull().refused(e);   // one line when the disk fills, not one per request
+            ctx.attribute(LOGGED, true);
+            renderServiceException(ServiceException.unavailable(
+                    "The service's database has no disk space left; try again later.", DISK_FULL_RETRY_AFTER), ctx);
+            return;
+        }
+        // Then: a connection to the database cut mid-statement surfaces as an EOFException too
         if (DatabaseUnavailable.causedBy(e)) {
             LOG.warn("database unreachable: {} {}: {}", ctx.method(), ctx.path(), rootMessage(e));
             renderServiceException(ServiceException.unavailable(
@@ -124,7 +139,7 @@ public final class WebServer {
                 .publishPercentileHistogram(false)
                 .register(services.metrics())
                 .record((long) (ms * 1_000_000L), TimeUnit.NANOSECONDS);
-        if (ctx.statusCode() >= 500) {
+        if (ctx.statusCode() >= 500 && ctx.attribute(LOGGED) == null) {
             LOG.warn("{} {} -> {} in {} ms", ctx.method(), ctx.path(), ctx.statusCode(), String.format("%.1f", ms));
         } else if (LOG.isDebugEnabled()) {
             LOG.debug("{} {} -> {} in {} ms", ctx.method(), ctx.path(), ctx.statusCode(), String.format("%.1f", ms));

@@ -1,16 +1,15 @@
 package dev.ledgerlink.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.testing.Eventually;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.PostgresCluster;
 import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
+import dev.ledgerlink.testing.Unavailable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +18,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,20 +44,11 @@ class DatabaseOutageTest {
     void publishingRidesOutAThirtySecondOutageAndLosesNothing() throws Exception {
         try (PostgresCluster cluster = PostgresCluster.start();
              Receiver receiver = new Receiver();
-             TestServer server = TestServer.start(cluster.db(), s -> s
-                     .set(Setting.OPERATOR_KEY, OPERATOR_KEY)
-                     .set(Setting.DELIVERY_TIMEOUT, "PT2S")
-                     .set(Setting.DELIVERY_LEASE, "PT10S")
-                     .set(Setting.DELIVERY_POLL_INTERVAL, "PT0.2S")
-                     .set(Setting.DELIVERY_RETRY_SCHEDULE, "PT0.5S,PT1S,PT2S,PT2S,PT5S,PT5S,PT5S,PT10S,PT10S,PT10S"));
+             TestServer server = TestServer.start(cluster.db(), s -> PublishingUnderFaults.quickDeliveries(s, OPERATOR_KEY, "PT10S"));
              var ticking = server.clock.followRealTime()) {
             Fixtures f = Fixtures.create(server);
             f.verified("invoice.create", receiver);
-            receiver.answer(r -> {
-                String object = r.param("object_id");
-                if ("invoice.create".equals(r.param("name")) && object != null) delivered.add(Long.parseLong(object));
-                return Receiver.Answer.of(200);
-            });
+            PublishingUnderFaults.recordDelivered(receiver, delivered);
             String accountId = f.account().accountId();
             String accessToken = f.issue().accessToken();
 
@@ -68,12 +57,12 @@ class DatabaseOutageTest {
             for (int i = 0; i < PUBLISHERS; i++) {
                 publishers.add(Thread.ofVirtual().start(() -> publishUntil(stop, server.http, accountId)));
             }
-            await("events acknowledged before the outage", Duration.ofSeconds(30), () -> acknowledged.size() >= 20);
+            Eventually.await("events acknowledged before the outage", Duration.ofSeconds(30), () -> acknowledged.size() >= 20);
 
             cluster.stop();
             databaseDown.set(true);
             long downAt = System.nanoTime();
-            await("a 503 for a publish while the database is down", Duration.ofSeconds(30), () -> unavailable.get() > 0);
+            Eventually.await("a 503 for a publish while the database is down", Duration.ofSeconds(30), () -> unavailable.get() > 0);
             TestHttp.Response ready = server.http.get("/readyz");
             assertEquals(503, ready.status(), "/readyz with the database down: " + ready.body());
             assertEquals(200, server.http.get("/healthz").status(), "the process itself stays alive");
@@ -88,14 +77,14 @@ class DatabaseOutageTest {
             databaseDown.set(false);
             cluster.startAgain();
             long before = acknowledged.size();
-            await("publishing acknowledged again once the database is back", Duration.ofSeconds(60), () -> acknowledged.size() > before + 20);
-            await("/readyz ready again", Duration.ofSeconds(30), () -> server.http.get("/readyz").status() == 200);
+            Eventually.await("publishing acknowledged again once the database is back", Duration.ofSeconds(60), () -> acknowledged.size() > before + 20);
+            Eventually.await("/readyz ready again", Duration.ofSeconds(30), () -> server.http.get("/readyz").status() == 200);
             stop.set(true);
             for (Thread t : publishers) t.join(Duration.ofSeconds(30));
 
             assertEquals(Map.of(), unexpected, "answers other than 202 and 503 (with the error shape) to publishing");
             assertEquals(0, acknowledgedDuringOutage.get(), "a 202 while the database was stopped cannot have been stored");
-            await("every acknowledged event delivered (" + acknowledged.size() + ")", Duration.ofSeconds(90),
+            Eventually.await("every acknowledged event delivered (" + acknowledged.size() + ")", Duration.ofSeconds(90),
                     () -> delivered.containsAll(acknowledged));
             assertTrue(server.http.get("/healthz").status() == 200);
         }
@@ -107,8 +96,7 @@ class DatabaseOutageTest {
             boolean downWhenSent = databaseDown.get();
             TestHttp.Response r;
             try {
-                r = http.postJson("/internal/v1/events", "{\"name\":\"invoice.create\",\"account_id\":\"" + accountId
-                        + "\",\"object_id\":" + objectId + ",\"user_id\":1}", "Authorization", "Bearer " + OPERATOR_KEY);
+                r = PublishingUnderFaults.publish(http, accountId, objectId, OPERATOR_KEY);
             } catch (RuntimeException e) {
                 unexpected.merge(e.toString(), 1, Integer::sum);
                 continue;
@@ -116,9 +104,9 @@ class DatabaseOutageTest {
             if (r.status() == 202) {
                 acknowledged.add(objectId);
                 if (downWhenSent && databaseDown.get()) acknowledgedDuringOutage.incrementAndGet();
-            } else if (r.status() == 503 && isUnavailableShape(r)) {
+            } else if (Unavailable.isDocumented(r)) {
                 unavailable.incrementAndGet();
-                sleep(Duration.ofMillis(200));
+                Eventually.sleep(Duration.ofMillis(200));
             } else {
                 unexpected.merge(r.status() + " " + r.body(), 1, Integer::sum);
             }
@@ -126,35 +114,11 @@ class DatabaseOutageTest {
     }
 
     private static void assertUnavailableShape(TestHttp.Response r, String what) {
-        assertTrue(isUnavailableShape(r), what + " with the database down: " + r.status() + " " + r.headers().map() + " " + r.body());
-    }
-
-    private static boolean isUnavailableShape(TestHttp.Response r) {
-        if (r.status() != 503 || r.headers().firstValue("Retry-After").isEmpty()) return false;
-        JsonNode body = r.json();
-        return body.path("errno").asInt() == 503 && "unavailable".equals(body.path("error").asText())
-                && !body.path("message").asText().isEmpty() && body.has("error_description");
-    }
-
-    private static void await(String what, Duration limit, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertFalse(System.nanoTime() > deadline, "gave up waiting for " + what);
-            sleep(Duration.ofMillis(100));
-        }
+        assertTrue(Unavailable.isDocumented(r), what + " with the database down: " + r.status() + " " + r.headers().map() + " " + r.body());
     }
 
     private static void sleepUntil(long nanoTime) {
         long left = nanoTime - System.nanoTime();
-        if (left > 0) sleep(Duration.ofNanos(left));
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        if (left > 0) Eventually.sleep(Duration.ofNanos(left));
     }
 }

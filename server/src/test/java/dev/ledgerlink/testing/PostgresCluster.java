@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -32,12 +31,21 @@ public final class PostgresCluster implements AutoCloseable {
 
     /** initdb a fresh cluster and start it; the database "postgres", user postgres, trust authentication. */
     public static PostgresCluster start() throws IOException {
+        return start(Files.createTempDirectory("ledgerlink-pg-"), List.of());
+    }
+
+    /**
+     * The same in {@code dir} (an empty directory: a small file system of the test's own, say), with
+     * extra initdb options ({@code --wal-segsize=1} keeps the write-ahead log small there).
+     */
+    public static PostgresCluster start(Path dir, List<String> initdbOptions) throws IOException {
         Path bin = binaries();
-        Path dir = Files.createTempDirectory("ledgerlink-pg-");
         boolean root = "root".equals(System.getProperty("user.name"));
         PostgresCluster cluster = new PostgresCluster(bin, dir, freePort(), root);
         if (root) run(List.of("chown", "postgres", dir.toString()));
-        cluster.pg("initdb", "-D", cluster.data(), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync");
+        List<String> initdb = new ArrayList<>(List.of("-D", cluster.data(), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"));
+        initdb.addAll(initdbOptions);
+        cluster.pg("initdb", initdb.toArray(String[]::new));
         cluster.startAgain();
         return cluster;
     }
@@ -56,8 +64,24 @@ public final class PostgresCluster implements AutoCloseable {
     }
 
     public void startAgain() throws IOException {
-        pg("pg_ctl", "-D", data(), "-l", dir.resolve("server.log").toString(), "-w", "-t", "60",
-                "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1", "start");
+        pg("pg_ctl", "-D", data(), "-l", log().toString(), "-w", "-t", "60", "-o", serverOptions(), "start");
+    }
+
+    /**
+     * {@code pg_ctl restart -m fast}, as an operator restarts PostgreSQL: open transactions are rolled
+     * back, every connection is closed, and the server comes back; returns once it accepts connections.
+     */
+    public void restart() throws IOException {
+        pg("pg_ctl", "-D", data(), "-l", log().toString(), "-m", "fast", "-w", "-t", "60", "-o", serverOptions(), "restart");
+    }
+
+    /** The server's own log (what PostgreSQL says about a restart or a full disk). */
+    public Path log() {
+        return dir.resolve("server.log");
+    }
+
+    private String serverOptions() {
+        return "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1";
     }
 
     @Override
@@ -85,18 +109,7 @@ public final class PostgresCluster implements AutoCloseable {
     }
 
     private static void run(List<String> command) throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try {
-            if (!p.waitFor(90, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException("timed out: " + String.join(" ", command));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted: " + String.join(" ", command), e);
-        }
-        String output = new String(p.getInputStream().readAllBytes());
-        if (p.exitValue() != 0) throw new IOException(String.join(" ", command) + " exited " + p.exitValue() + ": " + output);
+        Commands.run(command);
     }
 
     private static Path binaries() throws IOException {

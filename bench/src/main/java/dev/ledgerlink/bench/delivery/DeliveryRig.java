@@ -58,6 +58,11 @@ public final class DeliveryRig implements AutoCloseable {
     }
 
     public String accountId() { return accountId; }
+
+    /** A browser of the rig's user (who owns the account the callbacks are in), on the started server. */
+    public dev.ledgerlink.bench.oauth.BrowserSession browser() {
+        return new dev.ledgerlink.bench.oauth.BrowserSession("127.0.0.1", server.port(), email, password);
+    }
     public long userId() { return userId; }
 
     /**

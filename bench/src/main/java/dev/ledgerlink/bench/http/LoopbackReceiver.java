@@ -18,11 +18,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * keep-alive, and an empty 200 as soon as the request is read, so the receiver costs the server
  * under test as little CPU as possible. Paths under /hang/ never answer (until the connection is
  * closed by the sender or {@link #HANG_LIMIT_MS} passes): they stand for endpoints that time out.
+ * Paths under /fail/ answer 500 at once: endpoints that are up and fail every attempt.
  */
 public final class LoopbackReceiver implements AutoCloseable {
     /** Bound on a hanging answer, so nothing waits forever even if the sender never gives up. */
     public static final long HANG_LIMIT_MS = 30_000;
     private static final byte[] OK = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FAIL = "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     /** What the receiver was sent: the path, the headers (lower-case names) and the body. */
     public record Request(String method, String path, Map<String, String> headers, String body, long receivedNanos) {}
@@ -89,7 +91,7 @@ public final class LoopbackReceiver implements AutoCloseable {
                     }
                     return;
                 }
-                out.write(OK);
+                out.write(r.path().startsWith("/fail/") ? FAIL : OK);
                 out.flush();
                 handler.received(r);
             }

@@ -64,6 +64,30 @@ public final class BrowserSession implements AutoCloseable {
         throw new IOException("authorize flow did not reach the redirect_uri within 8 steps");
     }
 
+    /**
+     * Signs in to the developer console with the user's e-mail and password (its sign-in form, with
+     * the form's CSRF token), as a browser does; returns the Cookie header that carries the session.
+     */
+    public String signInToConsole() throws IOException {
+        Http1Connection.Response page = request("GET", "/console/sign-in", null);
+        if (page.status() != 200) throw new IOException("console sign-in page answered " + page.status());
+        HtmlForms.Form form = HtmlForms.parse(page.text()).stream().filter(HtmlForms.Form::hasPassword)
+                .filter(f -> f.inputs().containsKey("email")).findFirst()
+                .orElseThrow(() -> new IOException("no sign-in form on the console's page"));
+        Map<String, String> fields = new LinkedHashMap<>(form.inputs());
+        fields.put("email", email);
+        fields.put("password", password);
+        Http1Connection.Response r = request("POST", "/console/sign-in", form(fields));
+        if (r.status() != 303) throw new IOException("console sign-in answered " + r.status() + ": " + abbreviate(r.text()));
+        return cookieHeader();
+    }
+
+    private String cookieHeader() {
+        StringBuilder c = new StringBuilder();
+        cookies.forEach((k, v) -> c.append(c.isEmpty() ? "" : "; ").append(k).append('=').append(v));
+        return c.toString();
+    }
+
     /** The submit button that approves: named like authorize/allow/approve/login, never deny/cancel. */
     private static Optional<HtmlForms.Button> approveButton(HtmlForms.Form form, boolean consent) {
         return form.buttons().stream()
@@ -79,11 +103,7 @@ public final class BrowserSession implements AutoCloseable {
 
     private Http1Connection.Response request(String method, String path, String formBody) throws IOException {
         Map<String, String> headers = new LinkedHashMap<>();
-        if (!cookies.isEmpty()) {
-            StringBuilder c = new StringBuilder();
-            cookies.forEach((k, v) -> c.append(c.isEmpty() ? "" : "; ").append(k).append('=').append(v));
-            headers.put("Cookie", c.toString());
-        }
+        if (!cookies.isEmpty()) headers.put("Cookie", cookieHeader());
         headers.put("Accept", "text/html");
         Http1Connection.Response r = formBody == null ? http.get(path, headers)
                 : http.post(path, headers, "application/x-www-form-urlencoded", formBody);

@@ -27,7 +27,7 @@ import java.util.Map;
  * and then the no-prompt path for an application already granted).
  */
 public final class TokenEndpointScenario implements Scenario {
-    static final String REDIRECT = "http://127.0.0.1:9/bench/callback";
+    public static final String REDIRECT = "http://127.0.0.1:9/bench/callback";
 
     @Override
     public String name() { return "token"; }
@@ -38,8 +38,8 @@ public final class TokenEndpointScenario implements Scenario {
     }
 
     /** The user, the applications (one per chain) and each chain's first refresh token, set up on a stage. */
-    record Prepared(String email, String password, List<TokenCalls.Client> clients, List<String> refreshTokens) {
-        RefreshChains chains(ServerProcess server) {
+    public record Prepared(String email, String password, List<TokenCalls.Client> clients, List<String> refreshTokens) {
+        public RefreshChains chains(ServerProcess server) {
             return new RefreshChains(new RefreshChains.Target("127.0.0.1", server.port(), TokenCalls.PATH), clients, refreshTokens);
         }
     }
@@ -49,7 +49,7 @@ public final class TokenEndpointScenario implements Scenario {
      * single use and one live per user and application), set up through the real services before the
      * server starts.
      */
-    static Prepared prepareChains(BenchRun.Stage stage, int chains) {
+    public static Prepared prepareChains(BenchRun.Stage stage, int chains) {
         String email = "bench-" + RandomTokens.alphanumeric(8).toLowerCase() + "@ledgerlink.test";
         String password = RandomTokens.alphanumeric(20);
         List<TokenCalls.Client> clients = new ArrayList<>();

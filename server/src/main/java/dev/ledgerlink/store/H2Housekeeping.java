@@ -1,0 +1,87 @@
+package dev.ledgerlink.store;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.h2.engine.SessionLocal;
+import org.h2.jdbc.JdbcConnection;
+import org.h2.mvstore.MVStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The housekeeping H2 does not do for ledgerlink's durable commits. H2 never writes over a page: each
+ * commit writes what it changed as a new chunk at the end of the file, and space is used again only
+ * once every page of an old chunk has been written anew. A chunk that keeps a few live pages (a row
+ * that is never updated beside rows that were) keeps its whole space, so H2 has a background thread
+ * that rewrites the live pages of the emptiest chunks. That thread runs only with a write delay above
+ * zero, and ledgerlink sets WRITE_DELAY=0 so that a commit is in the file before it is acknowledged
+ * (JdbcUrls). Without it, the soak's load (docs/BENCHMARKS.md, "Soak") grew an H2 file by 70-100 MiB a
+ * minute, and still by 35-40 MiB a minute once retention held its rows level: 850 MiB after twelve
+ * minutes for some 100,000 rows. With it the same load levelled off at 268 MiB from the ninth minute
+ * (260 MiB at the fifteenth). H2HousekeepingTest shows it on a smaller churn.
+ *
+ * <p>So every {@link #EVERY} this rewrites the live pages of the emptiest chunks (at most
+ * {@link #WRITE_BUDGET} a pass) while the live share of the chunks is below {@link #TARGET_FILL_RATE},
+ * as H2's own thread would; the chunks left with no live page are then reused by later commits. It
+ * runs under the store's lock like a commit, so commits wait for a pass (a few milliseconds for its
+ * budget). Only the process that holds the file does it (another one reaches it over AUTO_SERVER).
+ */
+final class H2Housekeeping implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(H2Housekeeping.class);
+    static final Duration EVERY = Duration.ofSeconds(5);
+    /** Percent of live data in the file's chunks below which their emptiest ones are rewritten (H2's own thread aims higher, rewriting more). */
+    static final int TARGET_FILL_RATE = 50;
+    /** Bytes one pass writes at most: H2's own thread writes up to a quarter of its 19 MiB commit buffer under load. */
+    static final int WRITE_BUDGET = 8 * 1024 * 1024;
+
+    private final DataSource dataSource;
+    private final Thread thread;
+    /** Counted down at close; never an interrupt: one in the middle of H2's file I/O closes its file. */
+    private final CountDownLatch closing = new CountDownLatch(1);
+
+    private H2Housekeeping(DataSource dataSource) {
+        this.dataSource = dataSource;
+        this.thread = Thread.ofPlatform().daemon().name("h2-housekeeping").start(this::loop);
+    }
+
+    static H2Housekeeping start(DataSource dataSource) {
+        return new H2Housekeeping(dataSource);
+    }
+
+    private void loop() {
+        while (true) {
+            try {
+                if (closing.await(EVERY.toMillis(), TimeUnit.MILLISECONDS)) return;
+                pass(dataSource);
+            } catch (InterruptedException e) {
+                return;
+            } catch (SQLException | RuntimeException e) {
+                // The database away (closed at a full disk, being reopened): the next pass tries again.
+                LOG.debug("H2 housekeeping skipped a pass: {}", e.toString());
+            }
+        }
+    }
+
+    /** One pass: true when chunks were rewritten. */
+    static boolean pass(DataSource dataSource) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            if (!(c.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal session)) return false;
+            MVStore store = session.getDatabase().getStore().getMvStore();
+            return store.compact(TARGET_FILL_RATE, WRITE_BUDGET);
+        }
+    }
+
+    @Override
+    public void close() {
+        closing.countDown();
+        try {
+            thread.join(Duration.ofSeconds(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
