@@ -37,7 +37,8 @@ final class DeliveryEngineWiring {
                 d.concurrency(),
                 d.perCallbackConcurrency(),
                 addressGate,
-                userAgent());
+                userAgent(),
+                d.rateLimit());
         DeliveryEngine.allowHostHeaderOfPinnedRequests();   // JVM-wide: before the engine's sender makes its HTTP client
         return new DeliveryEngine(config, database, clock, secretBox, metrics, notices, audit);
     }

@@ -30,6 +30,7 @@ public final class CallbackJson {
         m.put("state", c.state().name().toLowerCase(Locale.ROOT));
         m.put("failing_since", c.failingSince() == null ? null : c.failingSince().toString());
         m.put("created_at", c.createdAt().toString());
+        m.put("rate_limit", c.rateLimit());
         return m;
     }
 }

@@ -25,6 +25,12 @@ public final class CallbackRows implements RowMapper<Callback> {
                 TimeMapping.read(rs, "created_at"),
                 TimeMapping.read(rs, "updated_at"),
                 rs.getInt("verify_failures"),
-                TimeMapping.read(rs, "verify_failures_since"));
+                TimeMapping.read(rs, "verify_failures_since"),
+                nullableInt(rs, "rate_limit"));
+    }
+
+    private static Integer nullableInt(ResultSet rs, String column) throws SQLException {
+        int value = rs.getInt(column);
+        return rs.wasNull() ? null : value;
     }
 }

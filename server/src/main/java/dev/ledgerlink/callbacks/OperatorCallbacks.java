@@ -5,6 +5,7 @@ import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
 import dev.ledgerlink.callbacks.CallbackStateMachine.State;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Trigger;
+import dev.ledgerlink.config.RateLimit;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.paging.Paging;
@@ -99,6 +100,27 @@ public final class OperatorCallbacks {
             if (t.has(Effect.START_NOTIFICATIONS)) {
                 s.setDisabled(id, false, now());
                 LOG.info("callback {} enabled by an operator", id);
+            }
+        });
+        return show(id);
+    }
+
+    /**
+     * The operator's settings of a callback (PATCH /internal/v1/admin/callbacks/{id}, {@code callbacks
+     * set}), each already checked by the front that parsed it; what is not given stays. A new rate
+     * limit holds from the next delivery on: deliveries waiting for their turn keep the time they were
+     * given (at most their share of the old limit's backlog).
+     */
+    public Callback change(long id, OperatorSettings settings) {
+        new Validation().check(settings.any(), "body", "must name at least one setting to change: rate_limit").throwIfInvalid();
+        Integer rate = settings.rateLimit().value();
+        new Validation().check(rate == null || RateLimit.valid(rate), "rate_limit", RateLimit.RULE + ", or null").throwIfInvalid();
+        jdbi.useTransaction(h -> {
+            CallbackStore s = h.attach(CallbackStore.class);
+            s.findAnyForUpdate(id).orElseThrow(() -> ServiceException.notFound("No callback " + id + "."));
+            if (settings.rateLimit().given()) {
+                s.setRateLimit(id, rate);
+                LOG.info("callback {}: rate limit set to {} by an operator", id, RateLimit.text(rate));
             }
         });
         return show(id);

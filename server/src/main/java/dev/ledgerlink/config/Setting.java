@@ -44,6 +44,7 @@ public enum Setting {
     DELIVERY_POLL_INTERVAL("delivery.poll-interval", "PT0.5S", "How often the queue is polled for work stored by other processes."),
     DELIVERY_LEASE("delivery.lease", "PT60S", "How long a claimed or just-published delivery stays with the process sending it before another may take it over."),
     DELIVERY_STALL_MARGIN("delivery.stall-margin", "PT30S", "How much longer than delivery.lease one claim pass of the delivery dispatcher may run before it counts as stuck: an error is logged and /healthz answers 503 so that a supervisor restarts the process. delivery.lease plus this must exceed 10 s, the longest a claim waits for a database connection."),
+    DELIVERY_RATE_LIMIT("delivery.rate-limit", "", "Deliveries per second at most to each callback (1 to 10000), unless an operator gave the callback a limit of its own (ledgerlink callbacks set --rate-limit); empty: no limit. Deliveries beyond it wait for their turn: they are never dropped for it and count as no failed attempt. Every node sharing the database spends one budget per callback."),
     DELIVERY_RECOVER_SPACING("delivery.recover-spacing", "PT0.2S", "Recover: the n-th re-queued delivery of a callback falls due n times this after the recover, so the endpoint is not flooded."),
     DELIVERY_RECOVER_MAX_WINDOW("delivery.recover-max-window", "P30D", "Recover: the longest since..until window one recover may name."),
     RETENTION_DELIVERIES("retention.deliveries", "P30D", "Delivered and dropped deliveries, with their attempts, are removed this long after they finished."),

@@ -5,7 +5,8 @@ import java.time.Instant;
 
 /**
  * A delivery a worker holds the lease of, with what sending it needs from its callback and event;
- * {@code callbackState} is the callback's state as the row was leased.
+ * {@code callbackState} is the callback's state as the row was leased; {@code rateLimit} the
+ * callback's own pace (null: the setting delivery.rate-limit), which {@link DeliveryPace} keeps.
  */
 public record ClaimedDelivery(
         long id,
@@ -22,7 +23,16 @@ public record ClaimedDelivery(
         String callbackAccountId,
         long callbackUserId,
         State callbackState,
-        Instant failingSince) {
+        Instant failingSince,
+        Integer rateLimit) {
+
+    /** A delivery to a callback without a pace of its own. */
+    public ClaimedDelivery(long id, long callbackId, DeliveryKind kind, int attempts, Long eventId, String eventName, long objectId,
+                           String eventAccountId, long eventUserId, String uri, String verifierSealed, String callbackAccountId,
+                           long callbackUserId, State callbackState, Instant failingSince) {
+        this(id, callbackId, kind, attempts, eventId, eventName, objectId, eventAccountId, eventUserId, uri, verifierSealed, callbackAccountId,
+                callbackUserId, callbackState, failingSince, null);
+    }
 
     boolean isVerification() {
         return kind == DeliveryKind.VERIFICATION;

@@ -58,6 +58,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private final DeliverySender sender;
     private final ResultRecorder recorder;
     private final DispatcherWatchdog watchdog;
+    private final DeliveryPace pace;
     private final ExecutorService sends = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore slots;
     private final Semaphore wakeups = new Semaphore(0);
@@ -92,6 +93,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock);
         this.recorder = new ResultRecorder(jdbi, clock, config.retryRule(), config.failures(), metrics, notices, audit);
         this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
+        this.pace = new DeliveryPace(config.rateLimit());
         this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().unstarted(this::dispatchLoop);
     }
 
@@ -101,9 +103,10 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         dispatcher.start();
     }
 
-    /** What the engine is told by the settings. */
+    /** What the engine is told by the settings; {@code rateLimit}: delivery.rate-limit, null for none. */
     public record Config(RetryRule retryRule, DeliveryFailures failures, Duration timeout, Duration lease, Duration stallMargin,
-                         Duration pollInterval, int concurrency, int perCallbackConcurrency, PublicAddressGate addressGate, String userAgent) {}
+                         Duration pollInterval, int concurrency, int perCallbackConcurrency, PublicAddressGate addressGate, String userAgent,
+                         Integer rateLimit) {}
 
     /**
      * Once per process, at start, before any HTTP client exists: lets the sender pin an http request to
@@ -205,7 +208,9 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
      * own limit); the others go back to the queue, due now, for the next claim. A handed-off publish
      * may have taken slots since a claim counted them, so nothing here waits for a slot.
      */
-    private void startAll(List<ClaimedDelivery> leased, String token, Instant now) {
+    private void startAll(List<ClaimedDelivery> claimed, String token, Instant now) {
+        // Paced callbacks' deliveries beyond their budget go back to the queue, due at their turn (DeliveryPace).
+        List<ClaimedDelivery> leased = pace.admit(jdbi, claimed, token, now, this::room);
         Map<Long, String> codes = new HashMap<>();   // the SecretBox is opened once per callback per batch
         List<Long> giveBack = new ArrayList<>();
         for (ClaimedDelivery d : leased) {
@@ -243,6 +248,12 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
             leftWork = true;
             wakeups.release();
         }
+    }
+
+    /** How many more attempts to this callback this engine may start now. */
+    private int room(long callbackId) {
+        AtomicInteger n = inFlightPerCallback.get(callbackId);
+        return running ? perCallbackLimit - (n == null ? 0 : n.get()) : 0;
     }
 
     private void attempt(ClaimedDelivery d, String token, String code) {
