@@ -1,10 +1,12 @@
 package dev.ledgerlink.delivery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.oauth.BrowserSession;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.Receiver;
@@ -155,6 +157,27 @@ class PaceTest {
             assertEquals(1, attempts(id, "status_code = 429"));
             assertEquals(1, attempts(id, "status_code = 204"));
         }
+    }
+
+    @Test
+    void theConsoleShowsACallbacksRateLimit() {
+        long id = f.register("invoice", receiver.uri()).id();
+        BrowserSession b = new BrowserSession(server.baseUrl());
+        assertEquals(303, b.consoleSignIn(f.user().email(), f.password()).status());
+        String page = "/console/callbacks/" + id + "/deliveries";
+        assertFalse(b.get(page).body().contains("deliveries/s"), "no limit, none shown");
+        ok(patch(id, "{\"rate_limit\": 5}"));
+        assertTrue(b.get(page).body().contains("at most 5 deliveries/s"), b.get(page).body());
+        assertTrue(b.get("/console/callbacks").body().contains("at most 5 deliveries/s"));
+    }
+
+    @Test
+    @ServerSettings({"delivery.rate-limit=3"})
+    void theConsoleShowsTheSettingsLimitForCallbacksWithoutOneOfTheirOwn(TestServer own) {
+        long id = f.register("invoice", receiver.uri()).id();
+        BrowserSession b = new BrowserSession(own.baseUrl());
+        assertEquals(303, b.consoleSignIn(f.user().email(), f.password()).status());
+        assertTrue(b.get("/console/callbacks/" + id + "/deliveries").body().contains("at most 3 deliveries/s (delivery.rate-limit)"));
     }
 
     private long delivered(long callbackId) {

@@ -38,7 +38,8 @@ public final class ConsoleRoutes {
         r.get("/console/grants", ConsolePage.of(grants::show));
         r.post("/console/grants/revoke", ConsolePage.of(grants::revoke));
 
-        var callbacks = new CallbacksPage(session, s.callbacks(), s.operatorCallbacks(), s.deliveryReads(), s.deliveries());
+        var callbacks = new CallbacksPage(session, s.callbacks(), s.operatorCallbacks(), s.deliveryReads(), s.deliveries(),
+                dev.ledgerlink.config.DeliverySettings.from(s.settings()).rateLimit());
         r.get("/console/callbacks", ConsolePage.of(callbacks::list));
         r.post("/console/callbacks/{id}/resend", ConsolePage.of(callbacks::resend));
         r.get("/console/callbacks/{id}/deliveries", ConsolePage.of(callbacks::deliveries));
