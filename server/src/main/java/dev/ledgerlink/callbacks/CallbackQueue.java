@@ -8,7 +8,7 @@ import org.jdbi.v3.core.Handle;
  * a callback's row and what it queues or drops commit together: a crash between them cannot leave a
  * callback that never gets its code, nor a disabled one whose deliveries are still pending.
  * Implemented by the delivery capability (delivery.CallbackDeliveries); only
- * {@link CallbackEffects} calls it.
+ * {@link CallbackEffects} calls it, and {@link OperatorCallbacks} when an operator changes a rate limit.
  */
 public interface CallbackQueue {
 
@@ -21,4 +21,10 @@ public interface CallbackQueue {
 
     /** Drops every event delivery still pending for the callback, recording {@code reason}; how many. */
     int dropPending(Handle transaction, long callbackId, String reason, Instant now);
+
+    /**
+     * The callback's rate limit changed: its deliveries waiting for their first attempt (their turns
+     * given at the old limit) fall due now, to be paced anew at the new one; how many.
+     */
+    int repace(Handle transaction, long callbackId, Instant now);
 }

@@ -32,12 +32,14 @@ public final class OperatorCallbacks {
 
     private final Jdbi jdbi;
     private final Clock clock;
+    private final CallbackQueue queue;
     private final CallbackEffects effects;
     private final AuditLog audit;
 
     public OperatorCallbacks(Jdbi jdbi, Clock clock, CallbackQueue queue, AuditLog audit) {
         this.jdbi = jdbi;
         this.clock = clock;
+        this.queue = queue;
         this.effects = new CallbackEffects(queue);
         this.audit = audit;
     }
@@ -108,8 +110,8 @@ public final class OperatorCallbacks {
     /**
      * The operator's settings of a callback (PATCH /internal/v1/admin/callbacks/{id}, {@code callbacks
      * set}), each already checked by the front that parsed it; what is not given stays. A new rate
-     * limit holds from the next delivery on: deliveries waiting for their turn keep the time they were
-     * given (at most their share of the old limit's backlog).
+     * limit holds from the next delivery on, and the deliveries waiting for their first attempt are
+     * paced anew by it (their turns were given at the old one), in the same transaction.
      */
     public Callback change(long id, OperatorSettings settings) {
         new Validation().check(settings.any(), "body", "must name at least one setting to change: rate_limit").throwIfInvalid();
@@ -120,7 +122,8 @@ public final class OperatorCallbacks {
             s.findAnyForUpdate(id).orElseThrow(() -> ServiceException.notFound("No callback " + id + "."));
             if (settings.rateLimit().given()) {
                 s.setRateLimit(id, rate);
-                LOG.info("callback {}: rate limit set to {} by an operator", id, RateLimit.text(rate));
+                int waiting = queue.repace(h, id, now());
+                LOG.info("callback {}: rate limit set to {} by an operator; {} waiting deliveries paced anew", id, RateLimit.text(rate), waiting);
             }
         });
         return show(id);

@@ -93,7 +93,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock);
         this.recorder = new ResultRecorder(jdbi, clock, config.retryRule(), config.failures(), metrics, notices, audit);
         this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
-        this.pace = new DeliveryPace(config.rateLimit());
+        this.pace = new DeliveryPace(config.rateLimit(), metrics.paced);
         this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().unstarted(this::dispatchLoop);
     }
 

@@ -2,6 +2,7 @@ package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.errors.Causes;
 import dev.ledgerlink.store.PlainJdbc;
+import io.micrometer.core.instrument.Counter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -38,14 +39,16 @@ final class DeliveryPace {
     private static final Set<String> ROW_RACE = Set.of("23505", "23503");
 
     private final Integer defaultLimit;
+    private final Counter paced;
     /** Per callback, the last turn this process gave a waiting delivery, at that pace. */
     private final Map<Long, Turn> lastTurns = new ConcurrentHashMap<>();
 
     private record Turn(int perSecond, long at) {}
 
-    /** @param defaultLimit delivery.rate-limit, null for none */
-    DeliveryPace(Integer defaultLimit) {
+    /** @param defaultLimit delivery.rate-limit, null for none; @param paced counts the deliveries sent back to wait */
+    DeliveryPace(Integer defaultLimit, Counter paced) {
         this.defaultLimit = defaultLimit;
+        this.paced = paced;
     }
 
     /** The callback's limit: its own, else the setting's; null for none. */
@@ -60,16 +63,16 @@ final class DeliveryPace {
      * spend slots they cannot use.
      */
     List<ClaimedDelivery> admit(Jdbi jdbi, List<ClaimedDelivery> leased, String token, Instant now, ToIntFunction<Long> room) {
-        Map<Long, List<ClaimedDelivery>> paced = new LinkedHashMap<>();
+        Map<Long, List<ClaimedDelivery>> byCallback = new LinkedHashMap<>();
         for (ClaimedDelivery d : leased) {
-            if (limitOf(d) != null) paced.computeIfAbsent(d.callbackId(), k -> new ArrayList<>()).add(d);
+            if (limitOf(d) != null) byCallback.computeIfAbsent(d.callbackId(), k -> new ArrayList<>()).add(d);
         }
-        if (paced.isEmpty()) return leased;
+        if (byCallback.isEmpty()) return leased;
         long nowMicros = micros(now);
         Set<Long> waiting = new HashSet<>();
         Map<Long, Instant> turns = new LinkedHashMap<>();
         jdbi.useHandle(h -> {
-            for (var e : paced.entrySet()) {
+            for (var e : byCallback.entrySet()) {
                 List<ClaimedDelivery> ds = e.getValue();
                 PaceRule rule = new PaceRule(limitOf(ds.get(0)));
                 PaceRule.Grant g = take(h, e.getKey(), rule, nowMicros, Math.min(ds.size(), Math.max(0, room.applyAsInt(e.getKey()))));
@@ -83,6 +86,7 @@ final class DeliveryPace {
                 }
             }
             if (!turns.isEmpty()) DeliveryStore.defer(h, turns, token);
+            paced.increment(turns.size());
         });
         if (lastTurns.size() > MAX_REMEMBERED) lastTurns.values().removeIf(t -> t.at() < nowMicros);
         return waiting.isEmpty() ? leased : leased.stream().filter(d -> !waiting.contains(d.id())).toList();

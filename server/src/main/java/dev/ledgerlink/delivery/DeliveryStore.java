@@ -178,6 +178,14 @@ final class DeliveryStore {
             update deliveries set state = 'dropped', drop_reason = :reason, lease_owner = null, finished_at = :now
             where callback_id = :callbackId and state = 'pending' and kind = 'event'""";
 
+    /**
+     * A changed rate limit: the callback's deliveries waiting, unleased, for their first attempt fall due
+     * now and are paced anew (DeliveryPace); retries keep their schedule.
+     */
+    static final String REPACE = """
+            update deliveries set next_attempt_at = :now
+            where callback_id = :callbackId and state = 'pending' and attempts = 0 and lease_owner is null and next_attempt_at > :now""";
+
     /** Recover: a callback's dropped event deliveries queued in [since, until), oldest first. */
     static final String RECOVERABLE = """
             select id from deliveries

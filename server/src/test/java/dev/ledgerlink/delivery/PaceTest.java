@@ -135,6 +135,38 @@ class PaceTest {
         }
     }
 
+    /**
+     * On a clock that stands still unless moved: at 1 a second, one of ten goes and nine wait for their
+     * turns (1 to 9 s ahead). Raised to 100 a second, all nine fall due at once and go as soon as the
+     * first second's slot has passed, instead of one a second at the turns the old limit gave them.
+     */
+    @Test
+    void aRaisedLimitPacesTheWaitingDeliveriesAnewAtOnce() {
+        long id = f.verified("invoice", receiver).id();
+        f.verificationsRecorded(id);
+        ok(patch(id, "{\"rate_limit\": 1}"));
+        receiver.clear();
+        for (int i = 1; i <= 10; i++) f.publish("invoice.create", i);
+        receiver.await(1);
+        Deliveries.await("nine wait for their turns (" + waiting(id) + ")", () -> waiting(id) == 9);
+        assertEquals(1, receiver.received());
+        assertEquals(0, attempts(id, "status_code is null or status_code <> 200"), "waiting is no failed attempt");
+
+        ok(patch(id, "{\"rate_limit\": 100}"));
+        assertEquals(0, waiting(id), "due now, to be paced anew");
+        server.clock.advance(Duration.ofSeconds(1));
+        Deliveries.await("all ten delivered (" + delivered(id) + ")", () -> delivered(id) == 10);
+        assertEquals(10, receiver.received());
+        assertTrue(Deliveries.counter(server, "ledgerlink_deliveries_paced_total") >= 9);
+    }
+
+    /** Pending deliveries of the callback, unleased, due later than now: waiting for their turn. */
+    private long waiting(long callbackId) {
+        return server.services().database().jdbi().withHandle(h -> h.createQuery(
+                "select count(*) from deliveries where callback_id = :id and kind = 'event' and state = 'pending' and lease_owner is null and next_attempt_at > :now")
+                .bind("id", callbackId).bind("now", server.clock.instant()).mapTo(Long.class).one());
+    }
+
     /** A 429 with Retry-After on a paced callback: the retry waits for what the receiver asked, not the 0.2 s schedule. */
     @Test
     void aReceiversRetryAfterIsStillHonouredOnAPacedCallback() {
