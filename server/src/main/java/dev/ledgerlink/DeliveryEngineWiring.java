@@ -37,7 +37,8 @@ final class DeliveryEngineWiring {
                 d.concurrency(),
                 d.perCallbackConcurrency(),
                 addressGate,
-                userAgent());
+                userAgent(),
+                s.duration(dev.ledgerlink.config.Setting.SHUTDOWN_GRACE));
         DeliveryEngine.allowHostHeaderOfPinnedRequests();   // JVM-wide: before the engine's sender makes its HTTP client
         return new DeliveryEngine(config, database, clock, secretBox, metrics, notices, audit);
     }
