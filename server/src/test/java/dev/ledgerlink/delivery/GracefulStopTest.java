@@ -69,6 +69,8 @@ class GracefulStopTest {
                 if (times > 1 && RollingRestartTest.attemptsRecorded(s, id) < times) sentTwiceWithoutRetry.add(id + " x" + times);
             });
             assertEquals(Set.of(), sentTwiceWithoutRetry, "webhook-ids received more often than attempts were recorded");
+            System.out.printf("GracefulStopTest: %d events acknowledged, %d answered 503, %d refused connections, %d webhook-ids received%n",
+                    acknowledged.size(), publishers.unavailable.get(), publishers.refused.get(), perWebhookId.size());
         }
     }
 
@@ -98,7 +100,8 @@ class GracefulStopTest {
                     last = look(http, readyz, api);
                     looks.add(last);
                 } while (!"refused".equals(last.api()) && looks.size() < 100_000);
-                assertEquals(0, node.awaitExit(), "exit status after SIGTERM; log " + node.log());
+                int exit = node.awaitExit();
+                System.out.println("GracefulStopTest, what a load balancer saw: " + summary(looks));
 
                 int notReady = indexOf(looks, l -> Integer.valueOf(503).equals(l.ready()));
                 assertTrue(notReady >= 0, "/readyz never answered 503: " + summary(looks));
@@ -109,6 +112,7 @@ class GracefulStopTest {
                 assertTrue(looks.stream().allMatch(l -> Set.of(200, 503, "refused").contains(l.api())
                                 && (l.ready() instanceof Integer || "refused".equals(l.ready()))),
                         "every answer a normal one, the documented 503 or a refused connection: " + summary(looks));
+                assertEquals(0, exit, "exit status after SIGTERM; log " + node.log());
             }
         }
     }

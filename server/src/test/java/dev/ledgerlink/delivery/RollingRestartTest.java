@@ -148,6 +148,7 @@ class RollingRestartTest {
     static void assertEveryPhaseLogged(Path log) throws java.io.IOException {
         String text = Files.readString(log);
         for (String phase : PHASES) assertTrue(text.contains(phase), "no '" + phase + "' line in " + log + ":\n" + text);
+        text.lines().filter(l -> l.contains("shutting down") || l.contains("received")).forEach(System.out::println);
     }
 
     static Set<Long> receivedObjectIds(Receiver receiver) {
