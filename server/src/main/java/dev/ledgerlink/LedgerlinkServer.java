@@ -170,9 +170,10 @@ public final class LedgerlinkServer implements AutoCloseable {
         LOG.info("shutting down (1/5): /readyz answers 503, no delivery is claimed any more ({} attempts in flight have until "
                 + "shutdown.grace {}), the API answers for shutdown.drain {} with Connection: close", inFlight, grace, drain);
         sleep(drain);
+        int port = web.port();
         web.stop();
         LOG.info("shutting down (2/5): API port {} closed after {} ms (requests in progress finished, any still arriving answered 503 "
-                + "with Retry-After)", web.port(), millisSince(started));
+                + "with Retry-After)", port, millisSince(started));
         Duration left = grace.minusNanos(System.nanoTime() - started);
         DeliveryEngine.Stopped stopped = engine.map(e -> e.stop(left.isNegative() ? Duration.ZERO : left)).orElse(new DeliveryEngine.Stopped(0, 0));
         LOG.info("shutting down (3/5): delivery engine stopped after {} ms: {} attempts finished, {} handed back to the queue for "

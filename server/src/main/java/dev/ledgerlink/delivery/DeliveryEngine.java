@@ -75,6 +75,8 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private final Set<InFlight> inFlight = ConcurrentHashMap.newKeySet();
     private final Duration shutdownGrace;
     private final AtomicBoolean stopping = new AtomicBoolean();
+    /** Attempts in flight when claiming stopped (-1 until it has): what a stop reports as finished or handed back. */
+    private volatile int inFlightWhenClaimingStopped = -1;
     private final String processId = UUID.randomUUID().toString().substring(0, 8);
     private final Thread dispatcher;
     private volatile boolean running;
@@ -324,7 +326,8 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
      * The first step of a stop: no claim, no publish hand-off from now on (what is published meanwhile
      * is queued unleased, for any process); attempts in flight go on. Returns how many are in flight.
      */
-    public int stopClaiming() {
+    public synchronized int stopClaiming() {
+        if (inFlightWhenClaimingStopped >= 0) return inFlightWhenClaimingStopped;
         running = false;
         dispatcher.interrupt();
         try {
@@ -332,7 +335,8 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return inFlight.size();
+        inFlightWhenClaimingStopped = inFlight.size();
+        return inFlightWhenClaimingStopped;
     }
 
     /**
