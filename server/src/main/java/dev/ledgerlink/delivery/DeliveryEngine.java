@@ -362,7 +362,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
                 if (!f.settle()) continue;   // its answer came just now: its own thread records it
                 long ms = Duration.between(f.at, DbTime.now(clock)).toMillis();
                 recorder.handBack(f.delivery, f.token, f.at, f.request, AttemptOutcome.noResponse(Math.max(0, ms),
-                        "cut short: the server stopped (shutdown.grace " + grace + " ended) before the answer came; handed back to the queue"));
+                        "cut short: the server stopped before the answer came (shutdown.grace); handed back to the queue"));
                 handedBack++;
             }
             sends.shutdownNow();   // interrupts the sends: their connections close; they record nothing
