@@ -208,6 +208,9 @@ public final class CallbackService {
             return effects.apply(h, c.id(), t, "callback uri changed before its new verification code was verified", now);
         });
         audit.record(AuditLog.Event.CALLBACK_CODE_ROTATED, "callback_id", c.id(), "account_id", c.accountId(), "reason", reason);
+        if (t.next() == CallbackStateMachine.State.REKEYING) {
+            LOG.info("callback {} re-keying: {} pending deliveries held until the new code is verified", c.id(), applied.held());
+        }
         if (applied.queued()) queued.run();
     }
 
