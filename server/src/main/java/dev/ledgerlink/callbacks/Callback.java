@@ -3,7 +3,7 @@ package dev.ledgerlink.callbacks;
 import java.time.Instant;
 
 /**
- * One row of the callbacks table (V3, V6, V30). The verification code itself is never held here in plain text.
+ * One row of the callbacks table (V3, V6, V28, V30). The verification code itself is never held here in plain text.
  * {@code rateLimit}: the operator's deliveries per second for it, null for the setting delivery.rate-limit.
  */
 public record Callback(
@@ -22,10 +22,11 @@ public record Callback(
         Instant updatedAt,
         int verifyFailures,
         Instant verifyFailuresSince,
+        Instant rekeyingSince,
         Integer rateLimit) {
 
     public CallbackStateMachine.State state() {
-        return StateColumns.of(verified, disabled);
+        return StateColumns.of(verified, disabled, rekeyingSince != null);
     }
 
     public VerifierThrottle.Count wrongTries() {

@@ -65,7 +65,9 @@ final class DeliveryPace {
     List<ClaimedDelivery> admit(Jdbi jdbi, List<ClaimedDelivery> leased, String token, Instant now, ToIntFunction<Long> room) {
         Map<Long, List<ClaimedDelivery>> byCallback = new LinkedHashMap<>();
         for (ClaimedDelivery d : leased) {
-            if (limitOf(d) != null) byCallback.computeIfAbsent(d.callbackId(), k -> new ArrayList<>()).add(d);
+            // Only what is to be sent takes a slot: the engine holds a re-keying callback's deliveries, drops a disabled one's.
+            boolean sending = d.isVerification() || d.callbackState().sends();
+            if (sending && limitOf(d) != null) byCallback.computeIfAbsent(d.callbackId(), k -> new ArrayList<>()).add(d);
         }
         if (byCallback.isEmpty()) return leased;
         long nowMicros = micros(now);
