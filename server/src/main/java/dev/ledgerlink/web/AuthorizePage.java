@@ -98,9 +98,16 @@ final class AuthorizePage {
         }
     }
 
-    private void errorPage(Context ctx, HttpStatus status, String title, String message) {
+    private static void errorPage(Context ctx, HttpStatus status, String title, String message) {
         ctx.status(status);
+        ErrorNote.note(ctx, null, title + ": " + message);
         page(ctx, "error.jte", Map.of("title", title, "message", message));
+    }
+
+    /** The page's error answer with a status of its own (development mode's fault rules: 503 or 429). */
+    static void unavailablePage(Context ctx, int status, String title, String message) {
+        pageHeaders(ctx);
+        errorPage(ctx, HttpStatus.forStatus(status), title, message);
     }
 
     private static void page(Context ctx, String template, Map<String, Object> params) {
