@@ -78,6 +78,7 @@ final class AuthorizePage {
             case AuthorizationFlow.Redirect r -> ctx.redirect(r.location(), redirectStatus);
             case AuthorizationFlow.ShowLogin login -> {
                 if (login.refusal() != null) SignInRefusals.status(ctx, login.refusal(), login.retryAfter(), HttpStatus.OK);
+                if (login.problem() != null) ErrorNote.note(ctx, null, login.problem());   // the journal's "why" of a failed sign-in
                 String email = ctx.formParam("email");
                 page(ctx, "login.jte", Map.of("action", action, "csrf", session.csrfToken(), "appName", request.application().name(),
                         "problem", Optional.ofNullable(login.problem()), "email", email == null ? "" : email));
