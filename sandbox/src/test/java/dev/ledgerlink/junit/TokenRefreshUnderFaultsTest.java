@@ -27,11 +27,24 @@ class TokenRefreshUnderFaultsTest {
 
     @BeforeEach
     void client() {
-        client = LedgerlinkClient.builder(sandbox.baseUrl(), "invoicesync01", "invoice-sync-test-secret", "http://localhost:8000/callback").build();
+        client = clientOf(sandbox);
+    }
+
+    static LedgerlinkClient clientOf(LedgerlinkSandbox sandbox) {
+        return LedgerlinkClient.builder(sandbox.baseUrl(), "invoicesync01", "invoice-sync-test-secret", "http://localhost:8000/callback").build();
     }
 
     @Test
     void theAppsRefreshSurvivesATokenEndpointThatAnswers503Twice() {
+        refreshSurvives503Twice(sandbox, client);
+    }
+
+    @Test
+    void aRefusedRefreshUsesNothingAndTheJournalSaysWhy() {
+        refusedRefreshUsesNothing(sandbox, client);
+    }
+
+    static void refreshSurvives503Twice(LedgerlinkSandbox sandbox, LedgerlinkClient client) {
         String refreshToken = sandbox.tokens("ana@example.com", "invoicesync01").refreshToken();
         sandbox.faults().on("token").grantType("refresh_token").status(503, 1).times(2).add();
 
@@ -49,8 +62,7 @@ class TokenRefreshUnderFaultsTest {
         assertEquals(0, sandbox.faults().list().getFirst().remaining());
     }
 
-    @Test
-    void aRefusedRefreshUsesNothingAndTheJournalSaysWhy() {
+    static void refusedRefreshUsesNothing(LedgerlinkSandbox sandbox, LedgerlinkClient client) {
         String refreshToken = sandbox.tokens("ana@example.com", "invoicesync01").refreshToken();
         sandbox.faults().on("token").clientId("invoicesync01").invalidGrant().add();
 

@@ -14,6 +14,8 @@ import java.util.Locale;
  * of the body or query, and the grant_type. Reads what Javalin has already read or caches.
  */
 final class AppCalls {
+    private static final java.util.regex.Pattern CALLBACKS = java.util.regex.Pattern.compile("/events/account/[^/]+/events/callbacks(/.*)?");
+
     private AppCalls() {}
 
     /** The route, or null for every other path. */
@@ -25,8 +27,7 @@ final class AppCalls {
             case "/auth/oauth/revoke" -> FaultRoute.REVOKE;
             case "/auth/oauth/introspect" -> FaultRoute.INTROSPECT;
             case "/auth/api/v1/users/me" -> FaultRoute.IDENTITY;
-            default -> path.startsWith("/events/account/") && path.matches("/events/account/[^/]+/events/callbacks(/.*)?")
-                    ? FaultRoute.CALLBACKS : null;
+            default -> path.startsWith("/events/account/") && CALLBACKS.matcher(path).matches() ? FaultRoute.CALLBACKS : null;
         };
     }
 
@@ -71,7 +72,9 @@ final class AppCalls {
         return null;
     }
 
+    /** As the router reads it: repeated slashes as one, no trailing slash (most paths need neither, and pay nothing). */
     private static String normalise(String path) {
+        if (!path.contains("//") && !(path.length() > 1 && path.endsWith("/"))) return path;
         String p = path.replaceAll("/{2,}", "/");
         return p.length() > 1 && p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
     }
