@@ -74,6 +74,7 @@ public final class LedgerlinkServer implements AutoCloseable {
         try {
             Services services = Services.withDeliveryEngine(settings, clock, resolver, db, metrics);
             services.deliveryEngine().ifPresent(workers::add);
+            workers.add(services.journal());   // writes its last queued entries once the web server has stopped
             if (settings.get(Setting.BASE_URL).isBlank() && !settings.flag(Setting.DEV)) {
                 org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn("base-url is not set: discovery and the "
                         + "authorization flow announce this server's bound address (http://host:port); set base-url "
