@@ -38,7 +38,7 @@ public enum Setting {
     OPERATOR_KEY("events.operator-key", "", "Bearer key of the internal endpoints: event publishing, the admin API, token introspection by the platform's services; empty disables them (dev mode generates one)."),
     DELIVERY_RETRY_SCHEDULE("delivery.retry-schedule", "PT1M,PT5M,PT30M,PT2H,PT6H,PT12H,PT24H", "Delays before each retry of a failed delivery; after the last one the message is dropped."),
     DELIVERY_TIMEOUT("delivery.timeout", "PT10S", "Time allowed for one delivery attempt, connection included."),
-    DELIVERY_DISABLE_AFTER("delivery.disable-after", "P5D", "A callback whose every attempt failed for this long, with no success in between, is disabled."),
+    DELIVERY_DISABLE_AFTER("delivery.disable-after", "P5D", "A callback whose every attempt failed for this long, with no success in between, is disabled. Also how long a re-keying lasts: deliveries held for a callback whose resent code is not verified within this long are dropped (not re-verified)."),
     DELIVERY_CONCURRENCY("delivery.concurrency", "512", "Deliveries in flight at once per process (each waits on a virtual thread)."),
     DELIVERY_PER_CALLBACK_CONCURRENCY("delivery.per-callback-concurrency", "32", "Deliveries in flight at once to one callback: what a hanging endpoint can tie up, so it never starves the others."),
     DELIVERY_POLL_INTERVAL("delivery.poll-interval", "PT0.5S", "How often the queue is polled for work stored by other processes."),

@@ -2,6 +2,7 @@ package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.callbacks.DeliveryFailures;
+import dev.ledgerlink.callbacks.RekeyingLapses;
 import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retry.RetryRule;
@@ -47,6 +48,8 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     /** How long a stop waits, after the grace, for the attempts it interrupted to end (they record nothing then). */
     private static final Duration INTERRUPTED_WAIT = Duration.ofSeconds(5);
     private static final long DEPTH_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** How often the dispatcher ends the re-keyings that lapsed (their held deliveries dropped). */
+    private static final long LAPSE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final Jdbi jdbi;
     private final Database.Dialect dialect;
@@ -60,6 +63,8 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private final DeliverySender sender;
     private final ResultRecorder recorder;
     private final DispatcherWatchdog watchdog;
+    private final RekeyingLapses lapses;
+    private final OperatorNotices notices;
     private final ExecutorService sends = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore slots;
     private final Semaphore wakeups = new Semaphore(0);
@@ -81,6 +86,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private final Thread dispatcher;
     private volatile boolean running;
     private long lastDepthRefresh = System.nanoTime() - DEPTH_REFRESH_NANOS;
+    private long lastLapseCheck = System.nanoTime() - LAPSE_CHECK_NANOS;
 
     public DeliveryEngine(Config config, Database database, Clock clock, SecretBox secretBox, io.micrometer.core.instrument.MeterRegistry registry,
                           OperatorNotices notices, AuditLog audit) {
@@ -101,6 +107,8 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock);
         this.recorder = new ResultRecorder(jdbi, clock, config.retryRule(), config.failures(), metrics, notices, audit);
         this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
+        this.lapses = config.lapses();
+        this.notices = notices;
         this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().unstarted(this::dispatchLoop);
     }
 
@@ -111,7 +119,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     }
 
     /** What the engine is told by the settings. */
-    public record Config(RetryRule retryRule, DeliveryFailures failures, Duration timeout, Duration lease, Duration stallMargin,
+    public record Config(RetryRule retryRule, DeliveryFailures failures, RekeyingLapses lapses, Duration timeout, Duration lease, Duration stallMargin,
                          Duration pollInterval, int concurrency, int perCallbackConcurrency, PublicAddressGate addressGate, String userAgent,
                          Duration shutdownGrace) {}
 
@@ -176,6 +184,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
                     }
                 }
                 refreshQueueDepth();
+                endLapsedRekeyings();
                 // A full batch means more is probably due: go again at once. Otherwise wait for a
                 // local publish, a freed slot while work was left in the queue, or the poll interval
                 // (retries falling due, work of other processes).
@@ -240,14 +249,17 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private void startAll(List<ClaimedDelivery> leased, String token, Instant now) {
         Map<Long, String> codes = new HashMap<>();   // the SecretBox is opened once per callback per batch
         List<Long> giveBack = new ArrayList<>();
+        List<Long> hold = new ArrayList<>();
         for (ClaimedDelivery d : leased) {
             AtomicInteger n = inFlightPerCallback.computeIfAbsent(d.callbackId(), k -> new AtomicInteger());
             if (!running || n.get() >= perCallbackLimit) {
                 giveBack.add(d.id());
                 continue;
             }
-            if (!d.isVerification() && !d.callbackState().receivesEvents()) {
-                recorder.drop(d, token, "callback no longer verified and enabled");
+            if (!d.isVerification() && !d.callbackState().sends()) {
+                // Re-keying: it waits for the new code (redelivered meanwhile, or claimed as the resend committed).
+                if (d.callbackState().receivesEvents()) hold.add(d.id());
+                else recorder.drop(d, token, "callback no longer verified and enabled");
                 continue;
             }
             String code;
@@ -273,6 +285,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
                 giveBack.add(d.id());
             }
         }
+        if (!hold.isEmpty()) jdbi.useHandle(h -> DeliveryStore.hold(h, hold, token));
         if (!giveBack.isEmpty()) {
             jdbi.useHandle(h -> DeliveryStore.release(h, giveBack, token, now));
             leftWork = true;
@@ -294,6 +307,33 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
             inFlightPerCallback.get(d.callbackId()).decrementAndGet();
             slots.release();
             if (leftWork && slots.availablePermits() >= perCallbackLimit) wakeups.release();
+        }
+    }
+
+    /**
+     * Every five seconds: the re-keyings that lapsed end ({@link RekeyingLapses}), their held
+     * deliveries dropped, and the operator told in the same transaction. Every process runs it; the
+     * callbacks' statements make sure each lapse is acted on once. Then held rows that raced their
+     * callback's verification, disabling or lapse are settled (DeliveryStore.RELEASE_HELD_OF_SENDING).
+     */
+    private void endLapsedRekeyings() {
+        long nanos = System.nanoTime();
+        if (nanos - lastLapseCheck < LAPSE_CHECK_NANOS) return;
+        lastLapseCheck = nanos;
+        Instant now = DbTime.now(clock);
+        List<RekeyingLapses.Lapsed> ended = jdbi.inTransaction(h -> {
+            List<RekeyingLapses.Lapsed> l = lapses.lapse(h, now);
+            for (RekeyingLapses.Lapsed x : l) notices.deliveriesDropped(h, x.callbackId(), x.accountId(), x.uri(), x.dropped(), now);
+            return l;
+        });
+        int released = jdbi.withHandle(h -> {
+            h.createUpdate(DeliveryStore.DROP_HELD_OF_NOT_RECEIVING).bind("reason", "callback no longer verified and enabled").bind("now", now).execute();
+            return h.createUpdate(DeliveryStore.RELEASE_HELD_OF_SENDING).bind("now", now).execute();
+        });
+        if (released > 0) wake();
+        for (RekeyingLapses.Lapsed x : ended) {
+            if (x.dropped() > 0) metrics.dropped.increment(x.dropped());
+            LOG.info("callback {}: its resent verification code was not verified in time; {} held deliveries dropped", x.callbackId(), x.dropped());
         }
     }
 
