@@ -56,7 +56,7 @@ final class Publishers implements AutoCloseable {
             while (!stop.get()) {
                 long objectId = nextObjectId.incrementAndGet();
                 HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/internal/v1/events"))
-                        .timeout(Duration.ofSeconds(60))
+                        .timeout(Duration.ofSeconds(120))   // a hang, not a timing check: the machine may be very loaded
                         .header("Authorization", "Bearer " + OPERATOR_KEY)
                         .header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"invoice.create\",\"account_id\":\"" + accountId
