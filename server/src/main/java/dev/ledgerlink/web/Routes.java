@@ -60,7 +60,7 @@ final class Routes {
 
         // Development mode only: test events with the application's own token (docs/sandbox.md).
         if (s.settings().flag(dev.ledgerlink.config.Setting.DEV)) {
-            var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts()), bearer);
+            var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts(), s.deliveries()), bearer);
             r.post("/events/account/{account_id}/events/test", testEvents::send);
         }
 
