@@ -83,7 +83,7 @@ public record Services(
                                   PrometheusMeterRegistry metrics, boolean runEngine) {
         boolean devMode = settings.flag(Setting.DEV);
         // The one decision of development mode's exemption from the address rules, for registration and sending alike.
-        var addressGate = PublicAddressGate.of(devMode, resolver);
+        var addressGate = PublicAddressGate.of(devMode, java.util.Set.copyOf(settings.list(Setting.DEV_CALLBACK_HOSTS)), resolver);
         var jdbi = database.jdbi();
         var audit = new AuditLog(metrics);
         var passwordCost = PasswordHashSettings.from(settings);
