@@ -28,6 +28,7 @@ import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.NotificationSettings;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retention.RetentionRules;
+import dev.ledgerlink.sandbox.SandboxReset;
 import dev.ledgerlink.retention.RetentionSweeper;
 import dev.ledgerlink.secrets.PasswordHashMetrics;
 import dev.ledgerlink.secrets.PasswordHasher;
@@ -126,12 +127,19 @@ public record Services(
                     notices,
                     new RetentionSweeper(jdbi, database.dialect(), clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics),
                     engine);
+            // A development server marks its database as a sandbox's: only such a database may be reset (sandbox.SandboxReset).
+            if (devMode && runEngine) services.sandboxReset().markDevelopmentMode();
             engine.ifPresent(DeliveryEngine::start);
             return services;
         } catch (RuntimeException e) {
             engine.ifPresent(DeliveryEngine::close);
             throw e;
         }
+    }
+
+    /** Development mode's reset and its kept seed files (docs/sandbox.md, "Reset"). */
+    public SandboxReset sandboxReset() {
+        return new SandboxReset(database.jdbi(), clock, users, accounts, applications, callbacks);
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

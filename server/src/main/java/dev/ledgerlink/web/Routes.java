@@ -62,6 +62,9 @@ final class Routes {
         if (s.settings().flag(dev.ledgerlink.config.Setting.DEV)) {
             var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts(), s.deliveries()), bearer);
             r.post("/events/account/{account_id}/events/test", testEvents::send);
+            // Sandbox controls (operator key): reset.
+            var sandbox = new SandboxHandlers(s.sandboxReset(), operator);
+            r.post("/sandbox/v1/reset", sandbox::reset);
         }
 
         // The admin API (operator key): accounts, users, memberships, applications, callbacks, deliveries, grants.
