@@ -75,6 +75,12 @@ public final class SandboxReset {
 
     /** Empties the sandbox and applies its kept seed files again (or makes demo data when there are none). */
     public Result reset() {
+        synchronized (SandboxReset.class) {   // two resets of one process at once would both make the demo data
+            return resetNow();
+        }
+    }
+
+    private Result resetNow() {
         if (!store.usedInDevelopmentMode()) {
             throw ServiceException.of(ServiceException.Kind.CONFLICT, "This database has never been used in development mode: a reset would "
                     + "empty it. Reset only a sandbox's database (serve --dev).");
