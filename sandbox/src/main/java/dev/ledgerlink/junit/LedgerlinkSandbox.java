@@ -220,7 +220,7 @@ public final class LedgerlinkSandbox implements BeforeAllCallback, AfterAllCallb
     /**
      * A test event whose deliveries test your receiver (docs/sandbox.md, "Test deliveries"): for
      * example {@code TestDelivery.PLAIN.withSignature(TestDelivery.Signature.TAMPERED)}, {@code .withCopies(3)},
-     * {@code .withDelay(Duration.ofSeconds(30))}. {@code userId} must be a member of the account. Its
+     * {@code .withDelay(Duration.ofSeconds(30))}. {@code userId} is not checked, as for publish. Its
      * deliveries are marked as tests in the history.
      */
     public Event publish(String accountId, String name, long objectId, long userId, TestDelivery delivery) {

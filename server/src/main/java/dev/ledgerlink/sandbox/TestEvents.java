@@ -59,21 +59,27 @@ public final class TestEvents {
     public List<Event> send(TokenPrincipal who, String accountId, List<Item> items, TestDelivery options, String idempotencyKey,
                             boolean listed) {
         access.requireMember(who, accountId);
-        check(accountId, items, options, idempotencyKey, listed);
+        check(accountId, items, options, idempotencyKey, listed, true);
         for (Item i : items) CallbackAccess.requireScopeFor(who, i.name());
         return publish(accountId, items, who.userId(), options, idempotencyKey);
     }
 
-    /** Events as the operator publishes them (the JUnit extension, the console): every user_id must name a member of the account. */
+    /**
+     * Events as the operator publishes them (the JUnit extension, the console), with test deliveries:
+     * every user_id is required, and, as on the internal endpoint, not checked against the account.
+     */
     public List<Event> sendAsOperator(String accountId, List<Item> items, TestDelivery options) {
         var v = new Validation();
-        for (int i = 0; i < items.size(); i++) v.check(items.get(i).userId() != null, field(items.size() > 1, i, "user_id"), "is required");
+        for (int i = 0; i < items.size(); i++) {
+            Long user = items.get(i).userId();
+            v.check(user != null && user > 0, field(items.size() > 1, i, "user_id"), "must be a positive integer");
+        }
         v.throwIfInvalid();
-        check(accountId, items, options, null, items.size() > 1);
+        check(accountId, items, options, null, items.size() > 1, false);
         return publish(accountId, items, null, options, null);
     }
 
-    private void check(String accountId, List<Item> items, TestDelivery options, String idempotencyKey, boolean listed) {
+    private void check(String accountId, List<Item> items, TestDelivery options, String idempotencyKey, boolean listed, boolean members) {
         var v = new Validation();
         v.check(!items.isEmpty() && items.size() <= MAX_EVENTS, "events", "must hold 1 to " + MAX_EVENTS + " events");
         v.check(options.order() == TestDelivery.Order.AS_SENT || items.size() > 1, "delivery.order", "applies to two or more events (events: [...])");
@@ -82,7 +88,7 @@ public final class TestEvents {
             Item item = items.get(i);
             v.check(EventCatalog.isEvent(item.name()), field(listed, i, "name"), "must be an event of the catalog, noun.verb (for example invoice.create)");
             v.check(item.objectId() == null || item.objectId() > 0, field(listed, i, "object_id"), "must be a positive integer");
-            if (item.userId() != null && (item.userId() <= 0 || accounts.membership(item.userId(), accountId).isEmpty())) {
+            if (members && item.userId() != null && (item.userId() <= 0 || accounts.membership(item.userId(), accountId).isEmpty())) {
                 v.add(field(listed, i, "user_id"), "must name a member of account " + accountId);
             }
         }

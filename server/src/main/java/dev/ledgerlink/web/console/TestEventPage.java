@@ -29,6 +29,11 @@ public final class TestEventPage {
         Draft(String accountId, String name, String objectId, String userId) {
             this(accountId, name, objectId, userId, "1", "as_sent", "valid", "1", "PT0S");
         }
+
+        /** No test-delivery option chosen: published exactly as a real event is. */
+        boolean plain() {
+            return count.equals("1") && order.equals("as_sent") && signature.equals("valid") && copies.equals("1") && delay.equals("PT0S");
+        }
     }
 
     private final ConsoleSession session;
@@ -55,14 +60,15 @@ public final class TestEventPage {
                 ? new Draft(ConsolePage.field(ctx, "account_id"), ConsolePage.field(ctx, "name"),
                         ConsolePage.field(ctx, "object_id").trim(), ConsolePage.field(ctx, "user_id").trim())
                 : new Draft(ConsolePage.field(ctx, "account_id"), ConsolePage.field(ctx, "name"), ConsolePage.field(ctx, "object_id").trim(),
-                        ConsolePage.field(ctx, "user_id").trim(), ConsolePage.field(ctx, "count").trim(), ConsolePage.field(ctx, "order"),
-                        ConsolePage.field(ctx, "signature"), ConsolePage.field(ctx, "copies").trim(), ConsolePage.field(ctx, "delay").trim());
+                        ConsolePage.field(ctx, "user_id").trim(), or(ConsolePage.field(ctx, "count").trim(), "1"),
+                        or(ConsolePage.field(ctx, "order"), "as_sent"), or(ConsolePage.field(ctx, "signature"), "valid"),
+                        or(ConsolePage.field(ctx, "copies").trim(), "1"), or(ConsolePage.field(ctx, "delay").trim(), "PT0S"));
         if (!viewer.canSee(d.accountId())) {
             render(ctx, viewer, d, "Choose one of your accounts.", HttpStatus.UNPROCESSABLE_CONTENT);
             return;
         }
         try {
-            Event e = testEvents == null
+            Event e = testEvents == null || d.plain()
                     ? publisher.publish(new EventPublisher.Request(d.name(), d.accountId(), number(d.objectId()), number(d.userId()), null))
                     : sendTest(d).getFirst();
             ctx.redirect("/console/activity?notice=published&ref=" + e.id(), HttpStatus.SEE_OTHER);
@@ -106,6 +112,10 @@ public final class TestEventPage {
         p.put("testDeliveries", testEvents != null);
         ctx.status(status);
         ConsolePage.render(ctx, viewer, "test-event", "test-event.jte", p);
+    }
+
+    private static String or(String given, String absent) {
+        return given == null || given.isEmpty() ? absent : given;
     }
 
     /** A number as typed; anything else becomes null, which the publisher refuses with the field's rule. */
