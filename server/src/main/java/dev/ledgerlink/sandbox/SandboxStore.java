@@ -15,7 +15,7 @@ import org.jdbi.v3.core.Jdbi;
 final class SandboxStore {
     /** Emptied by a reset, in this order (a row's references first). */
     static final List<String> WIPED = List.of(
-            "test_deliveries", "delivery_attempts", "callback_last_attempts", "deliveries", "events", "operator_notifications",
+            "test_deliveries", "delivery_attempts", "callback_last_attempts", "callback_pace", "deliveries", "events", "operator_notifications",
             "callbacks", "oauth_consent_scopes", "oauth_access_tokens", "oauth_refresh_tokens", "oauth_authorization_codes",
             "oauth_legacy_token_hashes", "oauth_grants", "oauth_token_slots", "oauth_login_sessions", "oauth_login_failures",
             "memberships", "applications", "users", "accounts", "sandbox_faults", "sandbox_requests");
