@@ -63,7 +63,8 @@ public record Services(
         OperatorCallbacks operatorCallbacks,
         OperatorNotices notices,
         RetentionSweeper retention,
-        Optional<DeliveryEngine> deliveryEngine) {
+        Optional<DeliveryEngine> deliveryEngine,
+        Readiness readiness) {
 
     /** The services of a process that runs no delivery engine (the CLI): what it queues, a server's engine sends. */
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
@@ -125,7 +126,8 @@ public record Services(
                     new OperatorCallbacks(jdbi, clock, callbackQueue, audit),
                     notices,
                     new RetentionSweeper(jdbi, database.dialect(), clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics),
-                    engine);
+                    engine,
+                    new Readiness());
             engine.ifPresent(DeliveryEngine::start);
             return services;
         } catch (RuntimeException e) {

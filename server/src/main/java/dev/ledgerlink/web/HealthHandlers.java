@@ -11,16 +11,18 @@ final class HealthHandlers {
     private final Database database;
     private final PrometheusMeterRegistry metrics;
     private final DeliveryService deliveries;
+    private final dev.ledgerlink.Readiness readiness;
 
-    HealthHandlers(Database database, PrometheusMeterRegistry metrics, DeliveryService deliveries) {
+    HealthHandlers(Database database, PrometheusMeterRegistry metrics, DeliveryService deliveries, dev.ledgerlink.Readiness readiness) {
         this.database = database;
+        this.readiness = readiness;
         this.metrics = metrics;
         this.deliveries = deliveries;
     }
 
     /** /healthz, /readyz and /metrics: on the API port, or on the management port when it is on. */
     static void register(io.javalin.config.RoutesConfig r, dev.ledgerlink.Services s) {
-        var health = new HealthHandlers(s.database(), s.metrics(), s.deliveries());
+        var health = new HealthHandlers(s.database(), s.metrics(), s.deliveries(), s.readiness());
         r.get("/healthz", health::alive);
         r.get("/readyz", health::ready);
         r.get("/metrics", health::prometheus);
@@ -40,8 +42,15 @@ final class HealthHandlers {
         ctx.json(Map.of("status", "ok"));
     }
 
+    /** 503 while start-up work is under way (a --seed file being applied), or while the database is unreachable. */
     void ready(Context ctx) {
-        if (database.isReachable()) {
+        boolean reachable = database.isReachable();
+        var pending = readiness.pending();
+        if (pending.isPresent()) {
+            ctx.status(503).json(Map.of("status", "not ready", "database", reachable ? "reachable" : "unreachable", "starting", pending.get()));
+            return;
+        }
+        if (reachable) {
             ctx.json(Map.of("status", "ready", "database", "reachable"));
         } else {
             ctx.status(503).json(Map.of("status", "not ready", "database", "unreachable"));
