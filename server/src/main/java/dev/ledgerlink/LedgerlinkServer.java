@@ -86,7 +86,7 @@ public final class LedgerlinkServer implements AutoCloseable {
                         + "(LEDGERLINK_BASE_URL) to the public address clients use");
             }
             NotificationSettings.from(settings).ifPresent(n ->
-                    workers.add(new NotificationSender(n, db.jdbi(), clock, metrics)));
+                    workers.add(new NotificationSender(n, db.jdbi(), services.clock(), metrics)));
             RetentionWorker retention = RetentionWorker.start(services.retention(), settings.duration(Setting.RETENTION_INTERVAL));
             if (retention != null) workers.add(retention);
             Javalin web = WebServer.create(services, OperatorKey.forServer(settings)).start(settings.get(Setting.HTTP_HOST), settings.integer(Setting.HTTP_PORT));

@@ -34,6 +34,7 @@ import dev.ledgerlink.secrets.PasswordHasher;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.secrets.SecretKeys;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.store.ServiceClock;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.util.Optional;
@@ -45,7 +46,7 @@ import java.util.Optional;
  */
 public record Services(
         Settings settings,
-        Clock clock,
+        ServiceClock clock,
         Database database,
         PrometheusMeterRegistry metrics,
         AuditLog audit,
@@ -66,7 +67,12 @@ public record Services(
         Optional<DeliveryEngine> deliveryEngine,
         Readiness readiness) {
 
-    /** The services of a process that runs no delivery engine (the CLI): what it queues, a server's engine sends. */
+    /**
+     * The services of a process that runs no delivery engine (the CLI): what it queues, a server's
+     * engine sends. {@code nodeClock} is this machine's clock (or a test's); every service reads the
+     * {@link ServiceClock} built over it, which follows the sandbox's clock when a development-mode
+     * server marked the database as a sandbox.
+     */
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         return build(settings, clock, PublicAddressGate.SYSTEM, database, metrics, false);
     }
@@ -80,9 +86,12 @@ public record Services(
         return build(settings, clock, resolver, database, metrics, true);
     }
 
-    private static Services build(Settings settings, Clock clock, PublicAddressGate.Resolver resolver, Database database,
+    private static Services build(Settings settings, Clock nodeClock, PublicAddressGate.Resolver resolver, Database database,
                                   PrometheusMeterRegistry metrics, boolean runEngine) {
         boolean devMode = settings.flag(Setting.DEV);
+        // A server honours the sandbox's clock in development mode only; the CLI follows the database's mark.
+        ServiceClock clock = ServiceClock.start(nodeClock, database,
+                !runEngine ? ServiceClock.Sandbox.FOLLOW : devMode ? ServiceClock.Sandbox.ON : ServiceClock.Sandbox.OFF);
         // The one decision of development mode's exemption from the address rules, for registration and sending alike.
         var addressGate = PublicAddressGate.of(devMode, resolver);
         var jdbi = database.jdbi();
