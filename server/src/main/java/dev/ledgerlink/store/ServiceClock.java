@@ -159,6 +159,15 @@ public final class ServiceClock extends Clock implements AutoCloseable {
         return sandboxOffset();
     }
 
+    /** Adds {@code by} to the stored offset in one statement (two moves at once both count) and applies the result here at once. */
+    public void addToSandboxOffset(Duration by) {
+        if (sandbox == Sandbox.OFF) throw new IllegalStateException("the sandbox clock exists in development mode only");
+        long micros = by.toNanos() / 1000;
+        jdbi.useHandle(h -> h.createUpdate("update sandbox_state set clock_offset_micros = clock_offset_micros + :micros where id = 1")
+                .bind("micros", micros).execute());
+        readSandbox();
+    }
+
     /** Re-reads the sandbox's offset now (a process that did not write it learns of a move at once). */
     public void readSandbox() {
         if (sandbox == Sandbox.OFF) return;

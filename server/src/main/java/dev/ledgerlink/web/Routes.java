@@ -62,6 +62,11 @@ final class Routes {
         if (s.settings().flag(dev.ledgerlink.config.Setting.DEV)) {
             var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts()), bearer);
             r.post("/events/account/{account_id}/events/test", testEvents::send);
+            // The sandbox's controls (operator key): its movable clock (docs/sandbox.md "Clock").
+            var sandboxClock = new SandboxClockHandlers(new dev.ledgerlink.sandbox.SandboxClock(s.clock()), operator);
+            r.get("/sandbox/v1/clock", sandboxClock::get);
+            r.post("/sandbox/v1/clock", sandboxClock::move);
+            r.delete("/sandbox/v1/clock", sandboxClock::reset);
         }
 
         // The admin API (operator key): accounts, users, memberships, applications, callbacks, deliveries, grants.
