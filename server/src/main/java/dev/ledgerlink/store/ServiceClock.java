@@ -148,12 +148,13 @@ public final class ServiceClock extends Clock implements AutoCloseable {
     }
 
     /**
-     * Stores a new offset (whole microseconds, as timestamps are stored) and applies it here at once;
+     * Stores a new offset (whole microseconds, as timestamps are stored, rounded up: a clock set to T
+     * reads T, not a moment before) and applies it here at once;
      * other processes see it within {@link #SANDBOX_POLL}. Only for a clock that honours the sandbox.
      */
     public Duration storeSandboxOffset(Duration offset) {
         if (sandbox == Sandbox.OFF) throw new IllegalStateException("the sandbox clock exists in development mode only");
-        long micros = offset.toNanos() / 1000;
+        long micros = Math.ceilDiv(offset.toNanos(), 1000);
         jdbi.useHandle(h -> h.createUpdate("update sandbox_state set clock_offset_micros = :micros where id = 1").bind("micros", micros).execute());
         readSandbox();
         return sandboxOffset();
