@@ -44,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * written seven minutes ahead would otherwise wait seven minutes); tokens minted by the skewed
  * nodes carry the database's time; and a refresh token replayed at once on the node ahead is only
  * refused, within the replay window, not taken as stolen (which would revoke the grant).
- * The database's clock is PostgreSQL's: the PostgreSQL pass only (server/pom.xml).
+ * The database's clock is PostgreSQL's: a PostgreSQL schema whichever pass runs it; once, in the PostgreSQL pass (server/pom.xml).
  */
 class ClockSkewTest {
     private static final String KEY = "clock-skew-test-operator-key-0123456789";
@@ -59,7 +59,7 @@ class ClockSkewTest {
     @Test
     void nodesMinutesAheadAndBehindSendEachMessageOnceAndKeepTheTokenRules() throws Exception {
         ensureFaketime();
-        TestDatabases.TestDb db = TestDatabases.freshShared(dir);
+        TestDatabases.TestDb db = TestDatabases.freshPostgres();   // the database's clock is PostgreSQL's, whichever pass runs this
         String secrets = SecretBox.newKeyBase64();
         Map<String, AtomicInteger> sent = new ConcurrentHashMap<>();
         List<Process> nodes = new ArrayList<>();
