@@ -137,8 +137,13 @@ class ClockSkewTest {
             assertEquals(messages, delivered(a, callbackId));
         } finally {
             for (Process p : nodes) {
-                new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor();
-                if (!p.waitFor(20, TimeUnit.SECONDS)) p.destroyForcibly();
+                // faketime runs the JVM as its child: stop the JVM, then faketime ends with it
+                List<ProcessHandle> jvms = p.toHandle().descendants().toList();
+                for (ProcessHandle jvm : jvms) new ProcessBuilder("kill", "-TERM", Long.toString(jvm.pid())).start().waitFor();
+                if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                    jvms.forEach(ProcessHandle::destroyForcibly);
+                    p.destroyForcibly();
+                }
             }
         }
     }
