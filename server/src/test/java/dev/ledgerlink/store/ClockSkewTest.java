@@ -88,7 +88,11 @@ class ClockSkewTest {
             assertTrue(behind.log().contains("behind the database's"), "the node behind measured its offset: " + behind.log());
 
             List<TokenPair> chains = new ArrayList<>();
-            for (int i = 0; i < CHAINS; i++) chains.add(f.issue());
+            for (int i = 0; i < CHAINS; i++) {
+                // a user each: only the latest refresh token of a user and application is live
+                var user = a.services().users().create("chain" + i + "@example.com", "correct horse battery staple " + i, "Chain", Integer.toString(i));
+                chains.add(a.services().tokens().issue(user.id(), f.app().id(), java.util.Set.copyOf(Fixtures.SCOPES)));
+            }
             ExecutorService load = Executors.newVirtualThreadPerTaskExecutor();
             List<Future<?>> work = new ArrayList<>();
             for (int n = 0; n < all.size(); n++) {
