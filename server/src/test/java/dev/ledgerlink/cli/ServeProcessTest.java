@@ -116,7 +116,7 @@ class ServeProcessTest {
         TestHttp http = new TestHttp(base);
         try {
             // generous: a cold JVM start on a loaded 2-core machine (a hang, not a timing check)
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);   // a whole JVM start, seed included, at load ~50
             int status = 0;
             String lastBody = "";
             while (status != 200) {
