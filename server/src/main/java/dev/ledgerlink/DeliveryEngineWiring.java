@@ -14,8 +14,8 @@ import dev.ledgerlink.retry.RetryRule;
 import dev.ledgerlink.retry.RetrySchedule;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.store.ServiceClock;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Clock;
 
 /**
  * Wiring: the delivery engine of a server process, made from the process's settings and parts.
@@ -25,7 +25,7 @@ import java.time.Clock;
 final class DeliveryEngineWiring {
     private DeliveryEngineWiring() {}
 
-    static DeliveryEngine create(Settings s, Clock clock, Database database, SecretBox secretBox, MeterRegistry metrics,
+    static DeliveryEngine create(Settings s, ServiceClock clock, Database database, SecretBox secretBox, MeterRegistry metrics,
                                 OperatorNotices notices, AuditLog audit, PublicAddressGate addressGate, CallbackQueue callbackQueue) {
         DeliverySettings d = DeliverySettings.from(s);
         var config = new DeliveryEngine.Config(
@@ -43,7 +43,10 @@ final class DeliveryEngineWiring {
                 s.duration(dev.ledgerlink.config.Setting.SHUTDOWN_GRACE),
                 d.rateLimit());
         DeliveryEngine.allowHostHeaderOfPinnedRequests();   // JVM-wide: before the engine's sender makes its HTTP client
-        return new DeliveryEngine(config, database, clock, secretBox, metrics, notices, audit);
+        DeliveryEngine engine = new DeliveryEngine(config, database, clock, secretBox, metrics, notices, audit);
+        // A move of the sandbox clock may make retries due at once: claim them now, not at the next poll.
+        clock.onMove(engine::wake);
+        return engine;
     }
 
     static String userAgent() {

@@ -55,6 +55,19 @@ public final class LedgerlinkServer implements AutoCloseable {
 
     /** As {@link #start(Settings, Clock)}, the public-address gate resolving host names with {@code resolver} (tests decide the answers). */
     public static LedgerlinkServer start(Settings settings, Clock clock, PublicAddressGate.Resolver resolver) {
+        return start(settings, clock, resolver, null);
+    }
+
+    /**
+     * As {@link #start(Settings, Clock)}, /readyz answering 503 (naming {@code startupWork}) from the
+     * first request until the caller calls {@code services().readiness().done()}: for work done after
+     * the server listens, such as applying a seed file. Null: ready at once.
+     */
+    public static LedgerlinkServer start(Settings settings, Clock clock, String startupWork) {
+        return start(settings, clock, PublicAddressGate.SYSTEM, startupWork);
+    }
+
+    private static LedgerlinkServer start(Settings settings, Clock clock, PublicAddressGate.Resolver resolver, String startupWork) {
         LogFormat.apply(settings);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new ClassLoaderMetrics().bindTo(metrics);
@@ -75,13 +88,14 @@ public final class LedgerlinkServer implements AutoCloseable {
             Services services = Services.withDeliveryEngine(settings, clock, resolver, db, metrics);
             services.deliveryEngine().ifPresent(workers::add);
             workers.add(services.journal());   // writes its last queued entries once the web server has stopped
+            if (startupWork != null) services.readiness().hold(startupWork);   // before the port opens: no 200 can slip out before it
             if (settings.get(Setting.BASE_URL).isBlank() && !settings.flag(Setting.DEV)) {
                 org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn("base-url is not set: discovery and the "
                         + "authorization flow announce this server's bound address (http://host:port); set base-url "
                         + "(LEDGERLINK_BASE_URL) to the public address clients use");
             }
             NotificationSettings.from(settings).ifPresent(n ->
-                    workers.add(new NotificationSender(n, db.jdbi(), clock, metrics)));
+                    workers.add(new NotificationSender(n, db.jdbi(), services.clock(), metrics)));
             RetentionWorker retention = RetentionWorker.start(services.retention(), settings.duration(Setting.RETENTION_INTERVAL));
             if (retention != null) workers.add(retention);
             Draining draining = new Draining();

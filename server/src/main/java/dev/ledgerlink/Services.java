@@ -37,6 +37,7 @@ import dev.ledgerlink.secrets.PasswordHasher;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.secrets.SecretKeys;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.store.ServiceClock;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.util.Optional;
@@ -48,7 +49,7 @@ import java.util.Optional;
  */
 public record Services(
         Settings settings,
-        Clock clock,
+        ServiceClock clock,
         Database database,
         PrometheusMeterRegistry metrics,
         AuditLog audit,
@@ -68,9 +69,15 @@ public record Services(
         RetentionSweeper retention,
         Faults faults,
         RequestJournal journal,
-        Optional<DeliveryEngine> deliveryEngine) {
+        Optional<DeliveryEngine> deliveryEngine,
+        Readiness readiness) {
 
-    /** The services of a process that runs no delivery engine (the CLI): what it queues, a server's engine sends. */
+    /**
+     * The services of a process that runs no delivery engine (the CLI): what it queues, a server's
+     * engine sends. {@code nodeClock} is this machine's clock (or a test's); every service reads the
+     * {@link ServiceClock} built over it, which follows the sandbox's clock when a development-mode
+     * server marked the database as a sandbox.
+     */
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
         return build(settings, clock, PublicAddressGate.SYSTEM, database, metrics, false);
     }
@@ -84,9 +91,12 @@ public record Services(
         return build(settings, clock, resolver, database, metrics, true);
     }
 
-    private static Services build(Settings settings, Clock clock, PublicAddressGate.Resolver resolver, Database database,
+    private static Services build(Settings settings, Clock nodeClock, PublicAddressGate.Resolver resolver, Database database,
                                   PrometheusMeterRegistry metrics, boolean runEngine) {
         boolean devMode = settings.flag(Setting.DEV);
+        // A server honours the sandbox's clock in development mode only; the CLI follows the database's mark.
+        ServiceClock clock = ServiceClock.start(nodeClock, database,
+                !runEngine ? ServiceClock.Sandbox.FOLLOW : devMode ? ServiceClock.Sandbox.ON : ServiceClock.Sandbox.OFF);
         // The one decision of development mode's exemption from the address rules, for registration and sending alike.
         var addressGate = PublicAddressGate.of(devMode, java.util.Set.copyOf(settings.list(Setting.DEV_CALLBACK_HOSTS)), resolver);
         var jdbi = database.jdbi();
@@ -133,7 +143,8 @@ public record Services(
                     new RetentionSweeper(jdbi, database.dialect(), clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics),
                     new Faults(jdbi, clock),
                     journal,
-                    engine);
+                    engine,
+                    new Readiness());
             // Development mode's journal of the applications' calls: a server writes it, the CLI only reads it.
             if (runEngine && devMode) journal.start();
             // A development server marks its database as a sandbox's: only such a database may be reset (sandbox.SandboxReset).

@@ -232,6 +232,17 @@ public final class LedgerlinkSandbox implements BeforeAllCallback, AfterAllCallb
         return services().journal().newest(clientId, RequestJournal.MAX_LIMIT);
     }
 
+    /**
+     * The sandbox's movable clock, the one every rule reads (token and code lifetimes, the refresh
+     * replay window, retries, disabling, retention): {@code clock().advance(Duration.ofHours(13))},
+     * {@code clock().set(instant)} (not before real time), {@code clock().reset()}, {@code clock().read()}.
+     * A retry the move made due is sent at once. The clock is the sandbox's: it is back at real time
+     * in the next sandbox, not in this one (call {@code reset()} between tests that share a server).
+     */
+    public dev.ledgerlink.sandbox.SandboxClock clock() {
+        return new dev.ledgerlink.sandbox.SandboxClock(services().clock());
+    }
+
     /** Publishes an event as an internal service does: stored, then fanned out to the verified callbacks of the account. */
     public Event publish(String accountId, String name, long objectId, long userId) {
         return services().events().publish(new EventPublisher.Request(name, accountId, objectId, userId, null));

@@ -45,7 +45,9 @@ final class ServeCommand implements Callable<Integer> {
 
         long started = System.nanoTime();
         DataDir.announceNewDatabase(settings, System.err);
-        LedgerlinkServer server = LedgerlinkServer.start(settings, Clock.systemUTC());
+        // /readyz stays 503 until the seed (or the demo data) is in place: a script polling it may then use what they made.
+        String startupWork = seed != null ? "applying seed file " + seed : settings.flag(Setting.DEV) ? "creating demo data" : null;
+        LedgerlinkServer server = LedgerlinkServer.start(settings, Clock.systemUTC(), startupWork);
         if (seed != null) {
             try {
                 System.out.println(SeedCommand.describe(SeedCommand.seed(server.services(), seed)));
@@ -69,6 +71,7 @@ final class ServeCommand implements Callable<Integer> {
             var s = server.services();
             DemoData.ensure(s.users(), s.accounts(), s.applications()).ifPresent(demo -> System.out.println(demo.describe(server.authUrl())));
         }
+        server.services().readiness().done();
         LOG.info("ledgerlink ready on {} (auth page {}, database {}) in {} ms", server.baseUrl(), server.authUrl(),
                 server.services().database().dialect().name().toLowerCase(), (System.nanoTime() - started) / 1_000_000);
         stopRequested.await();

@@ -9,6 +9,7 @@ import dev.ledgerlink.retry.RetryRule;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.store.ServiceClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -89,7 +90,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private long lastDepthRefresh = System.nanoTime() - DEPTH_REFRESH_NANOS;
     private long lastLapseCheck = System.nanoTime() - LAPSE_CHECK_NANOS;
 
-    public DeliveryEngine(Config config, Database database, Clock clock, SecretBox secretBox, io.micrometer.core.instrument.MeterRegistry registry,
+    public DeliveryEngine(Config config, Database database, ServiceClock clock, SecretBox secretBox, io.micrometer.core.instrument.MeterRegistry registry,
                           OperatorNotices notices, AuditLog audit) {
         this.jdbi = database.jdbi();
         this.dialect = database.dialect();
@@ -105,7 +106,8 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         this.userAgent = config.userAgent();
         this.metrics = new DeliveryMetrics(registry);
         this.slots = new Semaphore(config.concurrency());
-        this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock);
+        // A receiver's Retry-After date is on its wall clock: compared with real time, not the sandbox's.
+        this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock.real());
         this.recorder = new ResultRecorder(jdbi, clock, config.retryRule(), config.failures(), metrics, notices, audit);
         this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
         this.pace = new DeliveryPace(config.rateLimit(), metrics.paced);

@@ -22,7 +22,7 @@ final class SandboxStore {
 
     /** Left alone by a reset: not data of the sandbox's own. */
     static final List<String> KEPT = List.of("flyway_schema_history", "oauth_token_keys", "maintenance_leases", "sandbox_seed",
-            "sandbox_mode", "sandbox_fault_version");
+            "sandbox_mode", "sandbox_fault_version", "sandbox_state");
 
     /** A seed file as kept. */
     record KeptSeed(String source, boolean json, String content) {}
@@ -41,6 +41,8 @@ final class SandboxStore {
             for (String table : WIPED) h.execute("delete from " + table);
             // Fault rules gone: every process's cache of them learns it from the version (sandbox.Faults).
             h.execute("update sandbox_fault_version set version = version + 1");
+            // The clock back at real time (store.ServiceClock re-reads the offset every 250 ms in every process).
+            h.execute("update sandbox_state set clock_offset_micros = 0 where id = 1");
         });
     }
 

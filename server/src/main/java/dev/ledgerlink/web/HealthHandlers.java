@@ -12,9 +12,12 @@ final class HealthHandlers {
     private final PrometheusMeterRegistry metrics;
     private final DeliveryService deliveries;
     private final Draining draining;
+    private final dev.ledgerlink.Readiness readiness;
 
-    HealthHandlers(Database database, PrometheusMeterRegistry metrics, DeliveryService deliveries, Draining draining) {
+    HealthHandlers(Database database, PrometheusMeterRegistry metrics, DeliveryService deliveries, Draining draining,
+                   dev.ledgerlink.Readiness readiness) {
         this.database = database;
+        this.readiness = readiness;
         this.metrics = metrics;
         this.deliveries = deliveries;
         this.draining = draining;
@@ -22,7 +25,7 @@ final class HealthHandlers {
 
     /** /healthz, /readyz and /metrics: on the API port, or on the management port when it is on. */
     static void register(io.javalin.config.RoutesConfig r, dev.ledgerlink.Services s, Draining draining) {
-        var health = new HealthHandlers(s.database(), s.metrics(), s.deliveries(), draining);
+        var health = new HealthHandlers(s.database(), s.metrics(), s.deliveries(), draining, s.readiness());
         r.get("/healthz", health::alive);
         r.get("/readyz", health::ready);
         r.get("/metrics", health::prometheus);
@@ -42,11 +45,20 @@ final class HealthHandlers {
         ctx.json(Map.of("status", "ok"));
     }
 
-    /** Not ready once the process is stopping (a load balancer drains it), nor while the database is unreachable. */
+    /**
+     * Not ready once the process is stopping (a load balancer drains it), nor while start-up work is
+     * under way (a --seed file being applied), nor while the database is unreachable.
+     */
     void ready(Context ctx) {
         if (draining.begun()) {
             ctx.status(503).json(Map.of("status", "stopping"));
-        } else if (database.isReachable()) {
+            return;
+        }
+        boolean reachable = database.isReachable();
+        var pending = readiness.pending();
+        if (pending.isPresent()) {
+            ctx.status(503).json(Map.of("status", "not ready", "database", reachable ? "reachable" : "unreachable", "starting", pending.get()));
+        } else if (reachable) {
             ctx.json(Map.of("status", "ready", "database", "reachable"));
         } else {
             ctx.status(503).json(Map.of("status", "not ready", "database", "unreachable"));

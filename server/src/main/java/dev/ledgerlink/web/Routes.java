@@ -74,6 +74,11 @@ final class Routes {
             r.get("/sandbox/v1/requests", sandbox::requests);
             var reset = new SandboxResetHandler(s.sandboxReset(), operator);
             r.post("/sandbox/v1/reset", reset::reset);
+            // The sandbox's controls (operator key): its movable clock (docs/sandbox.md "Clock").
+            var sandboxClock = new SandboxClockHandlers(new dev.ledgerlink.sandbox.SandboxClock(s.clock()), operator);
+            r.get("/sandbox/v1/clock", sandboxClock::get);
+            r.post("/sandbox/v1/clock", sandboxClock::move);
+            r.delete("/sandbox/v1/clock", sandboxClock::reset);
         }
 
         // The admin API (operator key): accounts, users, memberships, applications, callbacks, deliveries, grants.

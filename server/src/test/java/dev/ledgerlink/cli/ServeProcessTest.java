@@ -89,16 +89,75 @@ class ServeProcessTest {
         }
     }
 
+    /**
+     * Issue 34: /readyz answered 200 before the seed was applied. A script polls it from the moment
+     * the process starts (on a port the test chose, so before any ready line); its first 200 must
+     * mean the seeded user can sign in on the authorization page and the seeded client gets tokens.
+     */
+    @Test
+    void readyzAnswers200OnlyOnceTheSeedIsInPlace() throws Exception {
+        TestDatabases.TestDb db = TestDatabases.freshShared(dir);
+        StringBuilder users = new StringBuilder("users:\n");
+        for (int i = 0; i < 12; i++) users.append("  - {email: dev").append(i).append("@example.com, password: \"sandbox password ").append(i).append("\"}\n");
+        Path seed = java.nio.file.Files.writeString(dir.resolve("seed.yaml"), users + """
+                accounts: [{account_id: SBX01, name: Sandbox Books, members: [{user: dev11@example.com}]}]
+                applications:
+                  - {name: App, client_id: sandboxapp01, client_secret: sandbox-app-secret,
+                     redirect_uris: ["http://localhost:8000/callback"], scopes: [user:profile:read]}
+                """);
+        int port;
+        try (var socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        String base = "http://127.0.0.1:" + port;
+        Process p = start(db, "--port", Integer.toString(port), "--seed", seed.toString());
+        BlockingQueue<String> stderr = drain(p.getErrorStream());
+        drain(p.getInputStream());
+        TestHttp http = new TestHttp(base);
+        try {
+            // generous: a cold JVM start on a loaded 2-core machine (a hang, not a timing check)
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);   // a whole JVM start, seed included, at load ~50
+            int status = 0;
+            String lastBody = "";
+            while (status != 200) {
+                assertTrue(p.isAlive() && System.nanoTime() < deadline,
+                        "no 200 from /readyz (alive: " + p.isAlive() + "), last: " + lastBody + "; stderr: " + stderr);
+                try {
+                    var r = http.get("/readyz");
+                    status = r.status();
+                    lastBody = r.body();
+                    if (status == 503) assertTrue(r.body().contains("seed"), "a 503 before the seed names it: " + r.body());
+                } catch (java.io.UncheckedIOException notListeningYet) {
+                    Thread.sleep(20);
+                }
+            }
+            // At once, nothing waited for: the last seeded user signs in and the seeded client exchanges the code.
+            try (var browser = new dev.ledgerlink.oauth.BrowserSession(base)) {
+                var page = browser.get("/oauth/authorize?" + dev.ledgerlink.oauth.BrowserSession.form(java.util.Map.of(
+                        "client_id", "sandboxapp01", "redirect_uri", "http://localhost:8000/callback", "response_type", "code")));
+                assertEquals(200, page.status(), page.body());
+                browser.logIn("dev11@example.com", "sandbox password 11");
+                browser.authorize();
+                String code = browser.redirectParams().get("code");
+                var token = http.postForm("/auth/oauth/token", dev.ledgerlink.oauth.BrowserSession.form(java.util.Map.of(
+                        "grant_type", "authorization_code", "code", code, "redirect_uri", "http://localhost:8000/callback",
+                        "client_id", "sandboxapp01", "client_secret", "sandbox-app-secret")));
+                assertEquals(200, token.status(), token.body());
+            }
+        } finally {
+            http.close();
+            new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor();
+            if (!p.waitFor(20, TimeUnit.SECONDS)) p.destroyForcibly();
+        }
+    }
+
     /** A started `serve --dev` process, its output so far, and the address of its ready line. */
     private record Serving(Process process, BlockingQueue<String> stdout, BlockingQueue<String> stderr, String base) {}
 
     private Serving serve(TestDatabases.TestDb db, String... more) throws Exception {
-        List<String> cmd = new ArrayList<>(ChildJvm.command(List.of(), Main.class.getName()));
-        cmd.addAll(List.of("serve", "--dev", "--port", "0", "--db", db.url(),
-                "--set", "db.user=" + db.user(), "--set", "secrets.key-file=" + dir.resolve("key")));
-        for (String s : TestServer.CHEAP_ARGON2_SETTINGS) cmd.addAll(List.of("--set", s));   // as in-process test servers in dev mode
-        cmd.addAll(List.of(more));
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).start();
+        List<String> args = new ArrayList<>(List.of("--port", "0"));
+        args.addAll(List.of(more));
+        Process p = start(db, args.toArray(String[]::new));
         BlockingQueue<String> stderr = drain(p.getErrorStream());
         BlockingQueue<String> stdout = drain(p.getInputStream());
         String base = null;
@@ -117,6 +176,16 @@ class ServeProcessTest {
             throw new AssertionError("no ready line within 120 s (alive: " + p.isAlive() + "); stderr: " + seen + ", stdout: " + stdout);
         }
         return new Serving(p, stdout, stderr, base);
+    }
+
+    /** `serve --dev` over {@code db} with {@code more} options; the caller drains its output. */
+    private Process start(TestDatabases.TestDb db, String... more) throws java.io.IOException {
+        List<String> cmd = new ArrayList<>(ChildJvm.command(List.of(), Main.class.getName()));
+        cmd.addAll(List.of("serve", "--dev", "--db", db.url(),
+                "--set", "db.user=" + db.user(), "--set", "secrets.key-file=" + dir.resolve("key")));
+        for (String s : TestServer.CHEAP_ARGON2_SETTINGS) cmd.addAll(List.of("--set", s));   // as in-process test servers in dev mode
+        cmd.addAll(List.of(more));
+        return new ProcessBuilder(cmd).directory(dir.toFile()).start();
     }
 
     /**

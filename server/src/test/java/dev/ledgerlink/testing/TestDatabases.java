@@ -42,6 +42,11 @@ public final class TestDatabases {
         return new TestDb("jdbc:h2:file:" + dir.resolve("db" + uniqueSuffix()).toAbsolutePath(), "", "");
     }
 
+    /** A new empty PostgreSQL schema whichever pass runs (tests of what only PostgreSQL has, run once). */
+    public static TestDb freshPostgres() {
+        return freshPostgresSchema();
+    }
+
     private static TestDb freshPostgresSchema() {
         String url = JvmDatabase.URL;
         String schema = "t_" + uniqueSuffix();

@@ -78,6 +78,10 @@ class HostileInputTest {
                 .filter(e -> e.method != HandlerType.BEFORE && e.method != HandlerType.AFTER
                         && e.method != HandlerType.BEFORE_MATCHED && e.method != HandlerType.AFTER_MATCHED)
                 .map(e -> new Route(e.method.name(), e.path)).distinct().toList();
+        // The test server runs in development mode: the sandbox's controls are probed too.
+        for (String method : List.of("GET", "POST", "DELETE")) {
+            assertTrue(routes.contains(new Route(method, "/sandbox/v1/clock")), method + " /sandbox/v1/clock is among the probed routes");
+        }
         TestHttp.Response page = server.http.get("/oauth/authorize?response_type=code&client_id=" + fixture.app().clientId()
                 + "&redirect_uri=" + URLEncoder.encode(Fixtures.REDIRECT_URI, StandardCharsets.UTF_8));
         String setCookie = page.header("Set-Cookie");

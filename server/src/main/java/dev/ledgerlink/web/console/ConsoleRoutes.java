@@ -21,7 +21,7 @@ public final class ConsoleRoutes {
     public static void register(RoutesConfig r, Services s, OperatorKey operatorKey, ClientAddress clientAddress,
                                 java.util.function.Consumer<Runnable> onStop) {
         if (!enabled(s)) return;
-        var session = new ConsoleSession(s.oauth().sessions(), s.users(), s.accounts(), s.settings(), s.settings().flag(Setting.DEV));
+        var session = new ConsoleSession(s.oauth().sessions(), s.users(), s.accounts(), s.settings(), s.settings().flag(Setting.DEV), s.clock());
 
         var signIn = new SignInPage(session, s.oauth().login(), operatorKey, clientAddress);
         r.get("/console", ConsolePage.of(signIn::home));

@@ -8,6 +8,7 @@ import dev.ledgerlink.accounts.UserService;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.oauth.LoginSession;
 import dev.ledgerlink.oauth.LoginSessions;
+import dev.ledgerlink.store.ServiceClock;
 import dev.ledgerlink.web.Pages;
 import io.javalin.http.Context;
 import java.util.List;
@@ -40,8 +41,10 @@ final class ConsoleSession {
     private final AccountService accounts;
     private final Settings settings;
     private final boolean devMode;
+    private final ServiceClock clock;
 
-    ConsoleSession(LoginSessions sessions, UserService users, AccountService accounts, Settings settings, boolean devMode) {
+    ConsoleSession(LoginSessions sessions, UserService users, AccountService accounts, Settings settings, boolean devMode, ServiceClock clock) {
+        this.clock = clock;
         this.sessions = sessions;
         this.users = users;
         this.accounts = accounts;
@@ -54,12 +57,18 @@ final class ConsoleSession {
         Optional<LoginSession> session = sessions.find(ctx.cookie(COOKIE));
         if (session.isEmpty()) return Optional.empty();
         LoginSession s = session.get();
-        if (s.operator()) return Optional.of(new Viewer(true, null, accounts.list(), s.csrfToken(), devMode));
+        if (s.operator()) return Optional.of(new Viewer(true, null, accounts.list(), s.csrfToken(), devMode, sandboxTime()));
         if (!s.isAuthenticated()) return Optional.empty();
         Optional<User> user = users.find(s.userId());
         if (user.isEmpty()) return Optional.empty();
         List<Account> own = accounts.membershipsOf(user.get().id()).stream().map(Membership::account).toList();
-        return Optional.of(new Viewer(false, user.get(), own, s.csrfToken(), devMode));
+        return Optional.of(new Viewer(false, user.get(), own, s.csrfToken(), devMode, sandboxTime()));
+    }
+
+    /** The sandbox's time when its clock is off real time (development mode only), else null. */
+    private Viewer.SandboxTime sandboxTime() {
+        if (!devMode || clock.sandboxOffset().isZero()) return null;
+        return new Viewer.SandboxTime(clock.instant(), clock.sandboxOffset());
     }
 
     Viewer require(Context ctx) {

@@ -21,6 +21,16 @@ public final class Format {
         return t == null ? "" : t.toString();
     }
 
+    /** A span in days, hours and minutes (seconds when under a minute): "5 d 2 h 1 min". */
+    public static String span(java.time.Duration d) {
+        if (d.toMinutes() == 0) return d.toSeconds() + " s";
+        StringBuilder b = new StringBuilder();
+        if (d.toDays() > 0) b.append(d.toDays()).append(" d ");
+        if (d.toHoursPart() > 0) b.append(d.toHoursPart()).append(" h ");
+        if (d.toMinutesPart() > 0) b.append(d.toMinutesPart()).append(" min ");
+        return b.toString().trim();
+    }
+
     public static String minute(Instant t) {
         return MINUTE.format(t);
     }

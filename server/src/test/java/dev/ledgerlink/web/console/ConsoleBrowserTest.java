@@ -222,6 +222,19 @@ class ConsoleBrowserTest {
                 List<String> accounts = browser.findElements(By.cssSelector("#event-account option")).stream()
                         .map(o -> o.getDomAttribute("value")).toList();
                 assertTrue(accounts.containsAll(List.of(f.account().accountId(), other.accountId())), accounts.toString());
+
+                // A sandbox clock moved off real time: every page says which time its rules read.
+                assertTrue(browser.findElements(By.cssSelector("p.sandbox-time")).isEmpty(), "no banner at real time");
+                var sandboxClock = new dev.ledgerlink.sandbox.SandboxClock(s.clock());
+                sandboxClock.advance(java.time.Duration.ofHours(3));   // under the 12 h a console session lives
+                browser.findElement(By.linkText("Activity")).click();
+                String banner = browser.findElement(By.cssSelector("p.sandbox-time")).getText();
+                assertTrue(banner.contains("Sandbox time") && banner.contains("3 h ahead of real time"), banner);
+                page(browser, "sandbox-time");
+                sandboxClock.reset();
+                browser.findElement(By.linkText("Applications")).click();
+                browser.findElement(By.xpath("//h1[text()='Applications']"));
+                assertTrue(browser.findElements(By.cssSelector("p.sandbox-time")).isEmpty(), "no banner once back at real time");
             } finally {
                 browser.quit();
             }
