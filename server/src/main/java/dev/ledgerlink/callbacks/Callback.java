@@ -2,7 +2,10 @@ package dev.ledgerlink.callbacks;
 
 import java.time.Instant;
 
-/** One row of the callbacks table (V3, V6). The verification code itself is never held here in plain text. */
+/**
+ * One row of the callbacks table (V3, V6, V31). The verification code itself is never held here in
+ * plain text. {@code ordered}: an operator's setting, deliveries one at a time in order (delivery.DeliveryOrder).
+ */
 public record Callback(
         long id,
         String accountId,
@@ -18,7 +21,8 @@ public record Callback(
         Instant createdAt,
         Instant updatedAt,
         int verifyFailures,
-        Instant verifyFailuresSince) {
+        Instant verifyFailuresSince,
+        boolean ordered) {
 
     public CallbackStateMachine.State state() {
         return StateColumns.of(verified, disabled);

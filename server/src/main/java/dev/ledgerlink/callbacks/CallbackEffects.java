@@ -20,6 +20,8 @@ import org.jdbi.v3.core.Handle;
  *     state answers ({@link State#receivesEvents}): the fan-out reads it, and the engine reads it
  *     again before each send, so an event delivery queued before the stop is dropped unsent.</li>
  * </ul>
+ * An operator's change of the ordered setting is not a transition, but its effect on the queue (its
+ * pending deliveries lined up, or let go) is applied here too ({@link #orderChanged}).
  */
 final class CallbackEffects {
     private final CallbackQueue queue;
@@ -37,5 +39,9 @@ final class CallbackEffects {
         boolean queued = t.has(Effect.SEND_VERIFICATION_REQUEST);
         if (queued) queue.enqueueVerification(h, callbackId, now);
         return new Applied(dropped, queued);
+    }
+
+    void orderChanged(Handle h, long callbackId, boolean ordered, Instant now) {
+        queue.orderChanged(h, callbackId, ordered, now);
     }
 }

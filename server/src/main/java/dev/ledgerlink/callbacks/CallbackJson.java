@@ -28,6 +28,7 @@ public final class CallbackJson {
         m.put("application_id", c.applicationId());
         m.put("user_id", c.userId());
         m.put("state", c.state().name().toLowerCase(Locale.ROOT));
+        m.put("ordered", c.ordered());
         m.put("failing_since", c.failingSince() == null ? null : c.failingSince().toString());
         m.put("created_at", c.createdAt().toString());
         return m;

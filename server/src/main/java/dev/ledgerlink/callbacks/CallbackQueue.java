@@ -21,4 +21,10 @@ public interface CallbackQueue {
 
     /** Drops every event delivery still pending for the callback, recording {@code reason}; how many. */
     int dropPending(Handle transaction, long callbackId, String reason, Instant now);
+
+    /**
+     * The callback's ordered-delivery setting was just changed to {@code ordered} in this transaction:
+     * its pending deliveries are lined up in order, or no longer held back.
+     */
+    void orderChanged(Handle transaction, long callbackId, boolean ordered, Instant now);
 }

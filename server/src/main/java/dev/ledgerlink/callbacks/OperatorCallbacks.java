@@ -104,6 +104,34 @@ public final class OperatorCallbacks {
         return show(id);
     }
 
+    /**
+     * What an operator may set on a callback (PATCH /internal/v1/admin/callbacks/{id}, `callbacks
+     * set`); a null field is left as it is. {@code ordered}: one delivery at a time, in the order the
+     * events were accepted (docs/delivery.md, "Order").
+     */
+    public record Changes(Boolean ordered) {
+        public boolean isEmpty() {
+            return ordered == null;
+        }
+    }
+
+    /** Applies the changes in one transaction with what they do to the callback's queue; a 422 when there are none. */
+    public Callback change(long id, Changes changes) {
+        if (changes.isEmpty()) throw ServiceException.invalid("ordered", "give at least one setting to change (ordered: true or false)");
+        // Its row, then its deliveries, as disable does: a deadlock with the recorder is retried.
+        Deadlocks.retry(() -> jdbi.useTransaction(h -> {
+            CallbackStore s = h.attach(CallbackStore.class);
+            Callback c = s.findAnyForUpdate(id).orElseThrow(() -> ServiceException.notFound("No callback " + id + "."));
+            Instant now = now();
+            if (changes.ordered() != null && changes.ordered() != c.ordered()) {
+                s.setOrdered(id, changes.ordered(), now);
+                effects.orderChanged(h, id, changes.ordered(), now);
+                LOG.info("callback {} set to {} delivery by an operator", id, changes.ordered() ? "ordered" : "unordered");
+            }
+        }));
+        return show(id);
+    }
+
     private Instant now() {
         return DbTime.now(clock);
     }

@@ -3,6 +3,7 @@ package dev.ledgerlink.cli;
 import dev.ledgerlink.callbacks.CallbackJson;
 import dev.ledgerlink.Services;
 import dev.ledgerlink.callbacks.Callback;
+import dev.ledgerlink.callbacks.OperatorCallbacks;
 import dev.ledgerlink.paging.Paging;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -10,9 +11,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "callbacks", mixinStandardHelpOptions = true, description = "Callbacks across accounts (operators): list, show, disable, enable.",
-        subcommands = {CallbacksCommand.ListCallbacks.class, CallbacksCommand.Show.class, CallbacksCommand.Disable.class,
-                CallbacksCommand.Enable.class})
+@Command(name = "callbacks", mixinStandardHelpOptions = true, description = "Callbacks across accounts (operators): list, show, set, disable, enable.",
+        subcommands = {CallbacksCommand.ListCallbacks.class, CallbacksCommand.Show.class, CallbacksCommand.Set.class,
+                CallbacksCommand.Disable.class, CallbacksCommand.Enable.class})
 final class CallbacksCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "Callbacks in id order, optionally of one state or account.")
@@ -58,6 +59,19 @@ final class CallbacksCommand {
         }
     }
 
+    @Command(name = "set", mixinStandardHelpOptions = true,
+            description = "Change an operator's settings of a callback; a setting left out is left as it is.")
+    static final class Set extends OneCallback {
+        @Option(names = "--ordered", paramLabel = "true|false", arity = "1",
+                description = "true: one delivery at a time, in the order the events were accepted, a failing one holding back the rest; false: no order.")
+        Boolean ordered;
+
+        @Override
+        Callback apply(Services s, long id) {
+            return s.operatorCallbacks().change(id, new OperatorCallbacks.Changes(ordered));
+        }
+    }
+
     @Command(name = "disable", mixinStandardHelpOptions = true, description = "Stop notifications to a callback and drop what is queued for it.")
     static final class Disable extends OneCallback {
         @Override
@@ -77,6 +91,6 @@ final class CallbacksCommand {
 
     private static String line(Callback c) {
         return c.id() + "\t" + c.state().name().toLowerCase(java.util.Locale.ROOT) + "\taccount=" + c.accountId()
-                + "\tapp=" + c.applicationId() + "\t" + c.event() + "\t" + c.uri();
+                + "\tapp=" + c.applicationId() + "\t" + c.event() + "\t" + c.uri() + (c.ordered() ? "\tordered" : "");
     }
 }

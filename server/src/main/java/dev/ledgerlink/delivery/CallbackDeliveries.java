@@ -6,10 +6,16 @@ import org.jdbi.v3.core.Handle;
 
 /**
  * A callback's deliveries as the callbacks capability acts on them ({@link CallbackQueue}), in its
- * transaction: the verification request queued, the pending event deliveries dropped. Holds nothing:
- * waking this process's engine after the commit is the caller's (DeliveryService#enqueued).
+ * transaction: the verification request queued, the pending event deliveries dropped, lined up when
+ * ordered delivery is turned on ({@link DeliveryOrder}). Holds nothing: waking this process's engine
+ * after the commit is the caller's (DeliveryService#enqueued).
  */
 public final class CallbackDeliveries implements CallbackQueue {
+    private final DeliveryOrder order;
+
+    public CallbackDeliveries(DeliveryOrder order) {
+        this.order = order;
+    }
 
     /** The first request also makes the callback's latest-attempt row (callback_last_attempts), which the recorder then only updates. */
     @Override
@@ -22,5 +28,11 @@ public final class CallbackDeliveries implements CallbackQueue {
     public int dropPending(Handle h, long callbackId, String reason, Instant now) {
         return h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", callbackId)
                 .bind("reason", reason).bind("now", now).execute();
+    }
+
+    @Override
+    public void orderChanged(Handle h, long callbackId, boolean ordered, Instant now) {
+        if (ordered) order.reorder(h, callbackId, now);
+        else order.unparkAll(h, callbackId, now);
     }
 }

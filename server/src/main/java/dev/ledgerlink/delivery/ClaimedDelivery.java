@@ -5,7 +5,8 @@ import java.time.Instant;
 
 /**
  * A delivery a worker holds the lease of, with what sending it needs from its callback and event;
- * {@code callbackState} is the callback's state as the row was leased.
+ * {@code callbackState} is the callback's state as the row was leased, {@code ordered} whether it
+ * was set to ordered delivery then (DeliveryOrder).
  */
 public record ClaimedDelivery(
         long id,
@@ -22,7 +23,8 @@ public record ClaimedDelivery(
         String callbackAccountId,
         long callbackUserId,
         State callbackState,
-        Instant failingSince) {
+        Instant failingSince,
+        boolean ordered) {
 
     boolean isVerification() {
         return kind == DeliveryKind.VERIFICATION;

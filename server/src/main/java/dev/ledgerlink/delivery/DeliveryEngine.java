@@ -262,12 +262,16 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         }
     }
 
-    /** The queue depth gauge, read from the database at most every five seconds. */
+    /**
+     * Every five seconds at most: the queue depth gauge, read from the database, and the sweep of the
+     * ordered callbacks whose next delivery a race left waiting with nothing before it (DeliveryOrder).
+     */
     private void refreshQueueDepth() {
         long now = System.nanoTime();
         if (now - lastDepthRefresh < DEPTH_REFRESH_NANOS) return;
         lastDepthRefresh = now;
         metrics.queueDepth.set(jdbi.withHandle(h -> h.createQuery(DeliveryStore.QUEUE_DEPTH).mapTo(Long.class).one()));
+        jdbi.useHandle(h -> DeliveryOrder.sweep(h, DbTime.now(clock)));
     }
 
     private static void sleepQuietly(Duration d) {

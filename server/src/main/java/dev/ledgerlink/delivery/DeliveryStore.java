@@ -45,26 +45,33 @@ final class DeliveryStore {
             where c.account_id = ? and c.event_noun = ? and (c.event = ? or c.event = ?)
               and\s""" + StateColumns.RECEIVES_EVENTS;
 
-    /** Fan-out of one event: a delivery per subscriber, queued unleased (event id, now, now, then the subscribers'). */
+    /**
+     * Fan-out of one event: a delivery per subscriber, queued unleased (event id, now, now, now, now,
+     * then the subscribers'). An ordered callback's waits when one of it is waiting already (DeliveryOrder).
+     */
     static final String FAN_OUT = """
             insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, created_at)
-            select c.id, ?, 'event', 'pending', 0, ?, ?""" + SUBSCRIBERS;
+            select c.id, ?, 'event', 'pending', 0,\s""" + DeliveryOrder.firstAttempt("?") + ", ?" + SUBSCRIBERS;
 
     /**
      * The same fan-out, leased in the insert to this process's engine, which sends the rows as soon as
      * the publisher has committed (no claim pass): next_attempt_at is the lease's end, so another
-     * process takes them over only if this one dies before recording an outcome. Event id, lease end,
-     * lease token, now, then the subscribers'.
+     * process takes them over only if this one dies before recording an outcome. An ordered callback's
+     * delivery is queued unleased, as by {@link #FAN_OUT}: the claim's rule decides when it goes
+     * (DeliveryOrder). Event id, lease end, now, now, lease token, now, then the subscribers'.
      */
     static final String FAN_OUT_LEASED = """
             insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, lease_owner, created_at)
-            select c.id, ?, 'event', 'pending', 0, ?, ?, ?""" + SUBSCRIBERS;
+            select c.id, ?, 'event', 'pending', 0,\s""" + DeliveryOrder.firstAttempt("?") + ", " + DeliveryOrder.FAN_OUT_LEASE_OWNER
+            + ", ?" + SUBSCRIBERS;
 
-    /** PostgreSQL: take due rows nobody else is claiming right now, in one statement. */
+    /** PostgreSQL: take due rows nobody else is claiming right now, in one statement; an ordered callback's only in order. */
     static final String CLAIM_POSTGRES = """
             update deliveries set lease_owner = :token, next_attempt_at = :leaseUntil
             where id in (select id from deliveries
                          where state = 'pending' and next_attempt_at <= :now and callback_id not in (<busy>)
+                           and\s""" + DeliveryOrder.CLAIMABLE + """
+
                          order by next_attempt_at limit :limit
                          for update skip locked)
             returning id""";
@@ -78,6 +85,8 @@ final class DeliveryStore {
     static final String CANDIDATES = """
             select id from deliveries
             where state = 'pending' and next_attempt_at <= :now and callback_id not in (<busy>)
+              and\s""" + DeliveryOrder.CLAIMABLE + """
+
             order by state, next_attempt_at limit :limit""";
 
     /**
@@ -94,7 +103,7 @@ final class DeliveryStore {
             select d.id, d.callback_id, d.kind, d.attempts, d.event_id,
                    e.name, e.object_id, e.account_id as event_account_id, e.user_id as event_user_id,
                    c.uri, c.verifier_sealed, c.account_id as callback_account_id, c.user_id as callback_user_id,
-                   c.verified, c.disabled, c.failing_since""";
+                   c.verified, c.disabled, c.failing_since, c.ordered""";
 
     private static final String LOAD = SENDABLE + """
 
@@ -246,31 +255,42 @@ final class DeliveryStore {
     static int fanOut(Handle h, long eventId, String accountId, String name, String noun, Instant now) {
         return PlainJdbc.update(h, FAN_OUT, s -> {
             s.setLong(1, eventId);
-            TimeMapping.bind(s, 2, now);
-            TimeMapping.bind(s, 3, now);
-            bindSubscribers(s, 4, accountId, name, noun);
+            for (int i = 2; i <= 5; i++) TimeMapping.bind(s, i, now);
+            bindSubscribers(s, 6, accountId, name, noun);
         });
     }
 
+    /** What a leased fan-out queued: the rows leased for sending, and whether it also queued unleased ones (ordered callbacks'). */
+    record FannedOut(List<ClaimedDelivery> leased, int unleased) {}
+
     /**
-     * Queues a delivery of the event for each subscriber, leased with this token until then, and reads
-     * them back for sending: one statement on PostgreSQL, an insert and a read through the event's index on H2.
+     * Queues a delivery of the event for each subscriber, leased with this token until then (an
+     * ordered callback's unleased), and reads the leased back for sending: one statement on PostgreSQL,
+     * an insert and a read through the event's index on H2.
      */
-    static List<ClaimedDelivery> fanOutLeased(Handle h, Database.Dialect dialect, long eventId, String accountId, String name, String noun,
-                                              Instant now, String token, Instant leaseUntil) {
+    static FannedOut fanOutLeased(Handle h, Database.Dialect dialect, long eventId, String accountId, String name, String noun,
+                                  Instant now, String token, Instant leaseUntil) {
         PlainJdbc.Binder insert = s -> {
             s.setLong(1, eventId);
             TimeMapping.bind(s, 2, leaseUntil);
-            s.setString(3, token);
+            TimeMapping.bind(s, 3, now);
             TimeMapping.bind(s, 4, now);
-            bindSubscribers(s, 5, accountId, name, noun);
+            s.setString(5, token);
+            TimeMapping.bind(s, 6, now);
+            bindSubscribers(s, 7, accountId, name, noun);
         };
-        if (dialect == Database.Dialect.POSTGRESQL) return PlainJdbc.query(h, FAN_OUT_LEASED_RETURNING, insert, ClaimedMapper::read);
-        if (PlainJdbc.update(h, FAN_OUT_LEASED, insert) == 0) return List.of();
-        return PlainJdbc.query(h, LOAD_PUBLISHED, s -> {
+        if (dialect == Database.Dialect.POSTGRESQL) {
+            List<ClaimedDelivery> all = PlainJdbc.query(h, FAN_OUT_LEASED_RETURNING, insert, ClaimedMapper::read);
+            List<ClaimedDelivery> leased = all.stream().filter(d -> !d.ordered()).toList();
+            return new FannedOut(leased, all.size() - leased.size());
+        }
+        int inserted = PlainJdbc.update(h, FAN_OUT_LEASED, insert);
+        if (inserted == 0) return new FannedOut(List.of(), 0);
+        List<ClaimedDelivery> leased = PlainJdbc.query(h, LOAD_PUBLISHED, s -> {
             s.setLong(1, eventId);
             s.setString(2, token);
         }, ClaimedMapper::read);
+        return new FannedOut(leased, inserted - leased.size());
     }
 
     private static void bindSubscribers(PreparedStatement s, int first, String accountId, String name, String noun) throws SQLException {
@@ -292,7 +312,8 @@ final class DeliveryStore {
             return new ClaimedDelivery(rs.getLong("id"), rs.getLong("callback_id"), DeliveryKind.stored(rs.getString("kind")), rs.getInt("attempts"),
                     event, rs.getString("name"), rs.getLong("object_id"), rs.getString("event_account_id"), rs.getLong("event_user_id"),
                     rs.getString("uri"), rs.getString("verifier_sealed"), rs.getString("callback_account_id"), rs.getLong("callback_user_id"),
-                    StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled")), TimeMapping.read(rs, "failing_since"));
+                    StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled")), TimeMapping.read(rs, "failing_since"),
+                    rs.getBoolean("ordered"));
         }
     }
 

@@ -79,6 +79,7 @@ final class Routes {
         r.post(a + "/applications/{id}/retire-secret", admin.op(admin::retireSecret));
         r.get(a + "/callbacks", admin.op(admin::callbacks));
         r.get(a + "/callbacks/{callback_id}", admin.op(admin::callback));
+        r.patch(a + "/callbacks/{callback_id}", admin.op(admin::changeCallback));
         r.post(a + "/callbacks/{callback_id}/disable", admin.op(admin::disableCallback));
         r.post(a + "/callbacks/{callback_id}/enable", admin.op(admin::enableCallback));
         r.post(a + "/callbacks/{callback_id}/recover", admin.op(admin::recover));
