@@ -55,6 +55,11 @@ class CallbackServiceTest {
                     public int dropPending(org.jdbi.v3.core.Handle transaction, long callbackId, String reason, Instant now) {
                         throw new AssertionError("nothing of these tests drops deliveries");
                     }
+
+                    @Override
+                    public void orderChanged(org.jdbi.v3.core.Handle transaction, long callbackId, boolean ordered, Instant now) {
+                        throw new AssertionError("nothing of these tests changes the order setting");
+                    }
                 }, () -> {});
         accountId = f.account().accountId();
         owner = new TokenPrincipal(f.user().id(), f.app().id(),
@@ -271,6 +276,11 @@ class CallbackServiceTest {
 
                     @Override
                     public int dropPending(org.jdbi.v3.core.Handle transaction, long callbackId, String reason, Instant now) {
+                        throw new AssertionError("not reached");
+                    }
+
+                    @Override
+                    public void orderChanged(org.jdbi.v3.core.Handle transaction, long callbackId, boolean ordered, Instant now) {
                         throw new AssertionError("not reached");
                     }
                 }, () -> {});

@@ -57,7 +57,7 @@ class ResultRecorderTest {
         AttemptOutcome ok = new AttemptOutcome(200, MARK_MS, null, null, "ok", null);
         AttemptOutcome failed = new AttemptOutcome(500, MARK_MS, "HTTP 500", null, "no", null);
         try (ResultRecorder recorder = new ResultRecorder(jdbi, server.clock, new RetryRule(new RetrySchedule(List.of(Duration.ofMinutes(1)))),
-                new FailureRuns(new DisablePolicy(Duration.ofDays(5)), new CallbackDeliveries()), metrics, OperatorNotices.off(), server.services().audit())) {
+                new FailureRuns(new DisablePolicy(Duration.ofDays(5)), new CallbackDeliveries(new DeliveryOrder(Duration.ofMinutes(1)))), metrics, OperatorNotices.off(), server.services().audit())) {
             recorder.writeOrSplit(List.of(
                     new ResultRecorder.Result(deliveries.get(0), "not-the-lease", at, null, ok, null),
                     new ResultRecorder.Result(deliveries.get(1), "not-the-lease", at, null, ok, null),
@@ -95,7 +95,7 @@ class ResultRecorderTest {
         AttemptOutcome ok = new AttemptOutcome(200, MARK_MS, null, null, "ok", null);
         AttemptOutcome failed = new AttemptOutcome(503, MARK_MS, "HTTP 503", null, "no", null);
         try (ResultRecorder recorder = new ResultRecorder(jdbi, server.clock, new RetryRule(new RetrySchedule(List.of(Duration.ofMinutes(1)))),
-                new FailureRuns(new DisablePolicy(Duration.ofDays(5)), new CallbackDeliveries()), new DeliveryMetrics(new SimpleMeterRegistry()), OperatorNotices.off(),
+                new FailureRuns(new DisablePolicy(Duration.ofDays(5)), new CallbackDeliveries(new DeliveryOrder(Duration.ofMinutes(1)))), new DeliveryMetrics(new SimpleMeterRegistry()), OperatorNotices.off(),
                 server.services().audit())) {
             recorder.writeOrSplit(List.of(
                     new ResultRecorder.Result(d, "not-the-lease", at.plusSeconds(2), null, failed, null),
@@ -117,6 +117,6 @@ class ResultRecorderTest {
     private ClaimedDelivery claimed(Jdbi jdbi, Callback c) {
         long id = jdbi.withHandle(h -> h.createQuery("select id from deliveries where callback_id = :c").bind("c", c.id()).mapTo(Long.class).one());
         return new ClaimedDelivery(id, c.id(), DeliveryKind.VERIFICATION, 100, null, null, 0, null, 0, c.uri(), null,
-                f.account().accountId(), f.user().id(), State.UNVERIFIED, null);
+                f.account().accountId(), f.user().id(), State.UNVERIFIED, null, false);
     }
 }
