@@ -90,7 +90,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         this.metrics = new DeliveryMetrics(registry);
         this.slots = new Semaphore(config.concurrency());
         this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock);
-        this.recorder = new ResultRecorder(jdbi, clock, config.retryRule(), config.failures(), metrics, notices, audit);
+        this.recorder = new ResultRecorder(jdbi, clock, config.retryRule(), config.failures(), metrics, notices, audit, this::wake);
         this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
         this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().unstarted(this::dispatchLoop);
     }

@@ -52,12 +52,15 @@ final class ResultRecorder implements AutoCloseable {
     private final DeliveryMetrics metrics;
     private final OperatorNotices notices;
     private final AuditLog audit;
+    private final Runnable nextInOrderDue;
     private final LinkedBlockingQueue<Result> queue = new LinkedBlockingQueue<>();
     private final Thread writer;
     private volatile boolean running = true;
 
+    /** {@code nextInOrderDue}: told after a commit that made an ordered callback's next delivery due (the engine claims it at once). */
     ResultRecorder(Jdbi jdbi, Clock clock, RetryRule rule, DeliveryFailures failures, DeliveryMetrics metrics,
-                   OperatorNotices notices, AuditLog audit) {
+                   OperatorNotices notices, AuditLog audit, Runnable nextInOrderDue) {
+        this.nextInOrderDue = nextInOrderDue;
         this.jdbi = jdbi;
         this.clock = clock;
         this.rule = rule;
@@ -185,7 +188,10 @@ final class ResultRecorder implements AutoCloseable {
             for (List<Ended> ended : List.of(delivered, dropped)) {
                 for (Ended e : ended) if (e.d().ordered() && !e.d().isVerification()) nextInOrder.add(e.d().callbackId());
             }
-            if (!nextInOrder.isEmpty()) DeliveryOrder.promote(h, nextInOrder, now);
+            if (!nextInOrder.isEmpty()) {
+                DeliveryOrder.promote(h, nextInOrder, now);
+                h.afterCommit(nextInOrderDue::run);
+            }
             for (DeliveryFailures.Disabled off : failures.record(h, reports, now)) {
                 disabled(h, callbacks.get(off.callbackId()), off, now, drops, tally);
             }
