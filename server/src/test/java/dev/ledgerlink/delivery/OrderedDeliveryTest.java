@@ -106,11 +106,13 @@ class OrderedDeliveryTest {
         assertTrue(pending.stream().allMatch(d -> d.state() == DeliveryState.PENDING), pending.toString());
         DeliveryRecord first = pending.getLast();
         assertEquals(1, first.attemptCount());
-        for (DeliveryRecord later : pending.subList(0, EVENTS - 1)) {
-            assertEquals(0, later.attemptCount(), "held back: " + later);
-            assertTrue(later.waitsForEarlier(), later.toString());
-            assertNull(DeliveryJson.of(later).get("next_attempt_at"), "no attempt is scheduled while it waits");
+        List<DeliveryRecord> later = pending.subList(0, EVENTS - 1);
+        for (DeliveryRecord d : later) {
+            assertEquals(0, d.attemptCount(), "held back: " + d);
+            if (d.waitsForEarlier()) assertNull(DeliveryJson.of(d).get("next_attempt_at"), "no attempt is scheduled while it waits");
         }
+        // Parked, but for the one queued while the first was in flight: due, and held back by the claim's rule alone.
+        assertTrue(later.stream().filter(d -> !d.waitsForEarlier()).count() <= 1, later.toString());
 
         f.resend(id);
         Receiver.Request verification = Fixtures.verificationRequest(id, receiver);
