@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * The statements of the deliveries and delivery_attempts tables (V4) and of callback_last_attempts
  * (V25): queueing (a verification request, a publish's fan-out), claiming and giving back (the one
  * place the engine's claim conditions are written, per database), outcomes, drops, recover and
- * redeliver. The callbacks table is read here (subscribers, what sending needs) but written only
+ * redeliver. Ordered delivery's part of the claim and of the fan-out is {@link DeliveryOrder}'s. The callbacks table is read here (subscribers, what sending needs) but written only
  * by the callbacks capability.
  */
 final class DeliveryStore {
@@ -260,7 +260,7 @@ final class DeliveryStore {
         });
     }
 
-    /** What a leased fan-out queued: the rows leased for sending, and whether it also queued unleased ones (ordered callbacks'). */
+    /** What a leased fan-out queued: the rows leased for sending, and how many it queued unleased (ordered callbacks', DeliveryOrder). */
     record FannedOut(List<ClaimedDelivery> leased, int unleased) {}
 
     /**
