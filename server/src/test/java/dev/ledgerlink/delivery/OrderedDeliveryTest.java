@@ -174,4 +174,52 @@ class OrderedDeliveryTest {
                 .allMatch(d -> d.state() == DeliveryState.DELIVERED));
         assertEquals(LongStream.rangeClosed(1, EVENTS).boxed().toList(), arrived);
     }
+
+    /**
+     * Turned on while several attempts of the callback are in flight: none of what waits goes before
+     * those have ended (the first of it is due a lease later; an attempt never outlives its lease),
+     * then one at a time, in order.
+     */
+    @Test
+    void turningOrderedOnWhileAttemptsAreInFlightNeverLetsTwoGoAtOnce() throws Exception {
+        long id = f.verified("invoice", receiver).id();
+        f.verificationsRecorded(id);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicBoolean ordered = new AtomicBoolean();
+        List<String> overlaps = new CopyOnWriteArrayList<>();
+        List<Long> afterwards = new CopyOnWriteArrayList<>();
+        receiver.answer(r -> {
+            if (r.param("name").equals("callback.verify")) return Receiver.Answer.of(200);
+            long object = Long.parseLong(r.param("object_id"));
+            int others = inFlight.getAndIncrement();
+            if (ordered.get()) {
+                afterwards.add(object);
+                if (others > 0) overlaps.add(object + " began while " + others + " were in flight");
+            }
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                inFlight.decrementAndGet();
+            }
+            return Receiver.Answer.of(200);
+        });
+        f.publish("invoice.create", 1);
+        f.publish("invoice.create", 2);
+        await("two in flight", () -> inFlight.get() == 2);
+        ordered.set(true);
+        setOrdered(id, true);
+        for (long i = 3; i <= EVENTS; i++) f.publish("invoice.create", i);
+
+        release.countDown();
+        await("the two in flight delivered", () -> Deliveries.notifications(server.services(), id).stream()
+                .filter(d -> d.state() == DeliveryState.DELIVERED).count() == 2);
+        server.clock.advance(java.time.Duration.ofSeconds(61));   // past the lease the attempts in flight were claimed under
+        await("all delivered (after the change: " + afterwards + ")", () -> Deliveries.notifications(server.services(), id).stream()
+                .allMatch(d -> d.state() == DeliveryState.DELIVERED));
+        assertEquals(List.of(), overlaps);
+        assertEquals(LongStream.rangeClosed(3, EVENTS).boxed().toList(), afterwards);
+    }
 }
