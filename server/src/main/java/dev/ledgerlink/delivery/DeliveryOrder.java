@@ -4,6 +4,7 @@ import dev.ledgerlink.store.PlainJdbc;
 import dev.ledgerlink.store.TimeMapping;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import org.jdbi.v3.core.Handle;
@@ -18,8 +19,8 @@ import org.jdbi.v3.core.Handle;
  *   <li>The rule, one condition of the claim ({@link #CLAIMABLE}): an event delivery of an ordered
  *   callback is claimed only when no earlier one of that callback is pending. The one in flight stays
  *   pending until its outcome is recorded, and a crash leaves it pending, due again when its lease
- *   ends; so nothing after it can overtake it. A callback not ordered pays one probe of a hash of the
- *   ordered callbacks' ids per row the claim reads.</li>
+ *   ends; so nothing after it can overtake it. A callback not ordered pays, per claim, one read of the
+ *   ordered callbacks' ids (an index with usually nothing in it), and per row one probe of their hash.</li>
  *   <li>Parking, for the cost: the deliveries waiting behind the one being sent are queued not due
  *   ({@code next_attempt_at} = {@link #PARKED}), so the claim's range of deliveries_due never holds
  *   them and a backlog behind a failing delivery costs no claim anything. When the one being sent
@@ -40,9 +41,12 @@ public final class DeliveryOrder {
     /**
      * The claim's condition, on a row of deliveries: a verification request, or a delivery of a
      * callback not ordered, or one with no earlier pending event delivery of its callback.
+     * {@code <ordered>}: the ordered callbacks' ids, read by the claim just before ({@link #orderedCallbacks}).
+     * As a list of constants, each row's check is one look-up in a hash; as a subquery over callbacks,
+     * H2 took 4.6 to 7 ms for a claim's read of 256 due rows instead of 3 to 4 (one ordered callback).
      */
     static final String CLAIMABLE = """
-            (kind = 'verification' or callback_id not in (select id from callbacks where ordered = true)
+            (kind = 'verification' or callback_id not in (<ordered>)
              or not exists (select 1 from deliveries earlier
                             where earlier.state = 'pending' and earlier.callback_id = deliveries.callback_id
                               and earlier.id < deliveries.id and earlier.kind = 'event'))""";
@@ -100,6 +104,18 @@ public final class DeliveryOrder {
             TimeMapping.bind(s, 1, now);
             s.setLong(2, id);
         });
+    }
+
+    /**
+     * The ids of the ordered callbacks, for the claim's {@code <ordered>}; -1 when there are none
+     * ("not in ()" is not SQL). Read through callbacks_ordered: usually no row at all. A claim whose
+     * read came just before an operator turned ordered on may still take what was due then; what
+     * {@link #reorder} parks is not due, and what it leaves due is due only a lease later.
+     */
+    static List<Long> orderedCallbacks(Handle h) {
+        List<Long> ids = new ArrayList<>(PlainJdbc.query(h, ORDERED_CALLBACKS, s -> {}, rs -> rs.getLong(1)));
+        if (ids.isEmpty()) ids.add(-1L);
+        return ids;
     }
 
     /** Every ordered callback whose first pending delivery is parked gets it made due (races, a change of the setting). */

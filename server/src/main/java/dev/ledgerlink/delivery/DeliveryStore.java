@@ -218,13 +218,14 @@ final class DeliveryStore {
         notIn.addAll(busy);
         List<Long> candidates = new ArrayList<>();
         try {
+            List<Long> ordered = DeliveryOrder.orderedCallbacks(h);
             if (dialect == Database.Dialect.POSTGRESQL) {
-                candidates.addAll(h.createQuery(CLAIM_POSTGRES).defineList("busy", notIn)
+                candidates.addAll(h.createQuery(CLAIM_POSTGRES).defineList("busy", notIn).defineList("ordered", ordered)
                         .bind("token", token).bind("leaseUntil", leaseUntil).bind("now", now).bind("limit", limit).mapTo(Long.class).list());
             } else {
                 // Ascending ids: two processes claiming at once then lock rows in the same order, which
                 // makes them wait for each other instead of deadlocking.
-                candidates.addAll(h.createQuery(CANDIDATES).defineList("busy", notIn)
+                candidates.addAll(h.createQuery(CANDIDATES).defineList("busy", notIn).defineList("ordered", ordered)
                         .bind("now", now).bind("limit", limit).mapTo(Long.class).stream().sorted().toList());
                 if (!candidates.isEmpty()) {
                     var batch = h.prepareBatch(CLAIM_ONE);

@@ -22,7 +22,7 @@ class ClaimQueryPlanTest {
         boolean postgres = TestDatabases.postgres();
         server.services().database().jdbi().useHandle(h -> QueryPlans.assertReadInIndexOrder(h,
                 postgres ? DeliveryStore.CLAIM_POSTGRES : DeliveryStore.CANDIDATES, q -> {
-                    q.defineList("busy", List.of(-1L, 7L)).bind("now", Instant.now()).bind("limit", 100);
+                    q.defineList("busy", List.of(-1L, 7L)).defineList("ordered", List.of(3L)).bind("now", Instant.now()).bind("limit", 100);
                     return postgres ? q.bind("token", "plan").bind("leaseUntil", Instant.now()) : q;
                 }));
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.oauth.BrowserSession;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.Receiver;
@@ -91,5 +92,25 @@ class OrderedSettingApiTest {
         assertFalse(f.callback(id).ordered());
         assertEquals(2, ServerCli.run(server, "callbacks", "set", cb, "--ordered", "maybe").exitCode(), "true or false only");
         assertEquals(2, ServerCli.run(server, "callbacks", "set", cb).exitCode(), "a setting to change is required");
+    }
+
+    /** The console's callbacks list marks an ordered callback. */
+    @Test
+    void theConsoleShowsThatACallbackIsOrdered() {
+        long id = f.verified("invoice", receiver).id();
+        try (BrowserSession b = new BrowserSession(server.baseUrl())) {
+            assertEquals(303, b.consoleSignIn(f.user().email(), f.password()).status());
+            assertFalse(rowOf(b.get("/console/callbacks").body(), id).contains(">ordered</span>"));
+            ok(patch(Long.toString(id), "{\"ordered\": true}"));
+            String row = rowOf(b.get("/console/callbacks").body(), id);
+            assertTrue(row.contains(">ordered</span>"), row);
+        }
+    }
+
+    /** The table row of callback {@code id} in the console's list. */
+    private static String rowOf(String page, long id) {
+        int start = page.indexOf(">#" + id + "</a>");
+        assertTrue(start >= 0, page);
+        return page.substring(start, page.indexOf("</tr>", start));
     }
 }
