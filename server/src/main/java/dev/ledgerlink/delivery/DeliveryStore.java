@@ -70,7 +70,7 @@ final class DeliveryStore {
             update deliveries set lease_owner = :token, next_attempt_at = :leaseUntil
             where id in (select id from deliveries
                          where state = 'pending' and next_attempt_at <= :now and callback_id not in (<busy>)
-                           and\s""" + DeliveryOrder.CLAIMABLE + """
+                           and\s""" + DeliveryOrder.CLAIMABLE_POSTGRES + """
 
                          order by next_attempt_at limit :limit
                          for update skip locked)
@@ -85,7 +85,7 @@ final class DeliveryStore {
     static final String CANDIDATES = """
             select id from deliveries
             where state = 'pending' and next_attempt_at <= :now and callback_id not in (<busy>)
-              and\s""" + DeliveryOrder.CLAIMABLE + """
+              and\s""" + DeliveryOrder.CLAIMABLE_H2 + """
 
             order by state, next_attempt_at limit :limit""";
 
@@ -218,14 +218,13 @@ final class DeliveryStore {
         notIn.addAll(busy);
         List<Long> candidates = new ArrayList<>();
         try {
-            List<Long> ordered = DeliveryOrder.orderedCallbacks(h);
             if (dialect == Database.Dialect.POSTGRESQL) {
-                candidates.addAll(h.createQuery(CLAIM_POSTGRES).defineList("busy", notIn).defineList("ordered", ordered)
+                candidates.addAll(h.createQuery(CLAIM_POSTGRES).defineList("busy", notIn)
                         .bind("token", token).bind("leaseUntil", leaseUntil).bind("now", now).bind("limit", limit).mapTo(Long.class).list());
             } else {
                 // Ascending ids: two processes claiming at once then lock rows in the same order, which
                 // makes them wait for each other instead of deadlocking.
-                candidates.addAll(h.createQuery(CANDIDATES).defineList("busy", notIn).defineList("ordered", ordered)
+                candidates.addAll(h.createQuery(CANDIDATES).defineList("busy", notIn).defineList("ordered", DeliveryOrder.orderedCallbacks(h))
                         .bind("now", now).bind("limit", limit).mapTo(Long.class).stream().sorted().toList());
                 if (!candidates.isEmpty()) {
                     var batch = h.prepareBatch(CLAIM_ONE);
