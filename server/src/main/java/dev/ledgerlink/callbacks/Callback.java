@@ -3,8 +3,8 @@ package dev.ledgerlink.callbacks;
 import java.time.Instant;
 
 /**
- * One row of the callbacks table (V3, V6, V31). The verification code itself is never held here in
- * plain text. {@code ordered}: an operator's setting, deliveries one at a time in order (delivery.DeliveryOrder).
+ * One row of the callbacks table (V3, V6, V28, V31). The verification code itself is never held here
+ * in plain text. {@code ordered}: an operator's setting, deliveries one at a time in order (delivery.DeliveryOrder).
  */
 public record Callback(
         long id,
@@ -22,10 +22,11 @@ public record Callback(
         Instant updatedAt,
         int verifyFailures,
         Instant verifyFailuresSince,
+        Instant rekeyingSince,
         boolean ordered) {
 
     public CallbackStateMachine.State state() {
-        return StateColumns.of(verified, disabled);
+        return StateColumns.of(verified, disabled, rekeyingSince != null);
     }
 
     public VerifierThrottle.Count wrongTries() {

@@ -30,6 +30,8 @@ public final class CallbackJson {
         m.put("state", c.state().name().toLowerCase(Locale.ROOT));
         m.put("ordered", c.ordered());
         m.put("failing_since", c.failingSince() == null ? null : c.failingSince().toString());
+        // state "rekeying": awaiting verification of a resent code since then, its deliveries held (docs/delivery.md, "Re-keying")
+        m.put("rekeying_since", c.rekeyingSince() == null ? null : c.rekeyingSince().toString());
         m.put("created_at", c.createdAt().toString());
         return m;
     }

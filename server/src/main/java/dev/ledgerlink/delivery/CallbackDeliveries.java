@@ -6,9 +6,9 @@ import org.jdbi.v3.core.Handle;
 
 /**
  * A callback's deliveries as the callbacks capability acts on them ({@link CallbackQueue}), in its
- * transaction: the verification request queued, the pending event deliveries dropped, lined up when
- * ordered delivery is turned on ({@link DeliveryOrder}). Holds nothing: waking this process's engine
- * after the commit is the caller's (DeliveryService#enqueued).
+ * transaction: the verification request queued, the pending event deliveries dropped, held (re-keying)
+ * or released, lined up when ordered delivery is turned on ({@link DeliveryOrder}). Keeps no state:
+ * waking this process's engine after the commit is the caller's (DeliveryService#enqueued).
  */
 public final class CallbackDeliveries implements CallbackQueue {
     private final DeliveryOrder order;
@@ -28,6 +28,18 @@ public final class CallbackDeliveries implements CallbackQueue {
     public int dropPending(Handle h, long callbackId, String reason, Instant now) {
         return h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", callbackId)
                 .bind("reason", reason).bind("now", now).execute();
+    }
+
+    @Override
+    public int holdPending(Handle h, long callbackId, Instant now) {
+        return h.createUpdate(DeliveryStore.HOLD_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", callbackId).execute();
+    }
+
+    @Override
+    public int releaseHeld(Handle h, long callbackId, Instant now) {
+        int released = h.createUpdate(DeliveryStore.RELEASE_HELD_OF_CALLBACK).bind("callbackId", callbackId).bind("now", now).execute();
+        if (released > 0) order.lineUpIfOrdered(h, callbackId, now);
+        return released;
     }
 
     @Override

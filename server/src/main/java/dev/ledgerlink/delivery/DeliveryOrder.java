@@ -146,6 +146,21 @@ public final class DeliveryOrder {
         promote(h, List.of(callbackId), now.plus(settle));
     }
 
+    /**
+     * An ordered callback's held deliveries were released (re-keying: its new code verified), all due
+     * now: they line up again behind the first, which goes now. Nothing of it was in flight: holding
+     * them took every lease back.
+     */
+    void lineUpIfOrdered(Handle h, long callbackId, Instant now) {
+        boolean ordered = PlainJdbc.queryOne(h, IS_ORDERED, s -> s.setLong(1, callbackId), rs -> rs.getBoolean(1)).orElse(false);
+        if (!ordered) return;
+        PlainJdbc.update(h, PARK_WAITING, s -> {
+            s.setLong(1, callbackId);
+            TimeMapping.bind(s, 2, now);
+        });
+        promote(h, List.of(callbackId), now);
+    }
+
     /** {@link #reorder} if the callback is ordered. */
     void reorderIfOrdered(Handle h, long callbackId, Instant now) {
         boolean ordered = PlainJdbc.queryOne(h, IS_ORDERED, s -> s.setLong(1, callbackId), rs -> rs.getBoolean(1)).orElse(false);

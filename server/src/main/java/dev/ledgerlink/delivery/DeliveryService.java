@@ -51,9 +51,10 @@ public final class DeliveryService {
     }
 
     /**
-     * Fan-out of a just-stored event, inside the publisher's transaction: one delivery per verified,
-     * enabled callback of the account subscribed to the name or its noun, in one INSERT ... SELECT
-     * (the events.FanOut the wiring hands to the publisher).
+     * Fan-out of a just-stored event, inside the publisher's transaction: one delivery per callback of
+     * the account that receives events (verified, or re-keying: its delivery is then held until the
+     * new code is verified) and is subscribed to the name or its noun, in one INSERT ... SELECT (the
+     * events.FanOut the wiring hands to the publisher). The count includes the held ones.
      *
      * <p>When this process's engine can start them at once, the rows are inserted already leased to it
      * and read back in the same transaction, and after the commit the engine starts sending them: no
@@ -70,11 +71,12 @@ public final class DeliveryService {
             return queued == 0 ? Queued.NONE : new Queued(queued, this::enqueued);
         }
         HandOff.Lease l = lease.get();
-        DeliveryStore.FannedOut out = DeliveryStore.fanOutLeased(h, dialect, eventId, accountId, name, noun, now, l.token(), l.until());
-        List<ClaimedDelivery> leased = out.leased();
-        if (out.unleased() == 0) return leased.isEmpty() ? Queued.NONE : new Queued(leased.size(), () -> engine.send(l, leased));
-        // Ordered callbacks' deliveries were queued unleased: the claim decides when each may go.
-        return new Queued(leased.size() + out.unleased(), () -> {
+        DeliveryStore.Published p = DeliveryStore.fanOutLeased(h, dialect, eventId, accountId, name, noun, now, l.token(), l.until());
+        if (p.queued() == 0) return Queued.NONE;
+        List<ClaimedDelivery> leased = p.leased();
+        if (leased.size() == p.queued()) return new Queued(p.queued(), () -> engine.send(l, leased));
+        // Some were queued unleased: held (re-keying), or an ordered callback's, which the claim's rule lets go in turn.
+        return new Queued(p.queued(), () -> {
             if (!leased.isEmpty()) engine.send(l, leased);
             enqueued();
         });
@@ -87,14 +89,16 @@ public final class DeliveryService {
 
     /**
      * Queues a delivery again from its first attempt (same message id, so receivers can de-duplicate).
-     * An ordered callback's takes its place in the order again (DeliveryOrder#reorder).
+     * One still queued (pending, or held) is left as it is; one of a re-keying callback is held again
+     * by the engine when claimed. An ordered callback's takes its place in the order again
+     * (DeliveryOrder#reorder).
      */
     public DeliveryRecord redeliver(long deliveryId) {
         Instant at = DbTime.now(clock);
         DeliveryRecord r = jdbi.inTransaction(h -> {
             int updated = h.createUpdate(DeliveryStore.REDELIVER).bind("id", deliveryId).bind("next", at).execute();
             DeliveryRecord now = DeliveryHistory.find(h, deliveryId).orElseThrow(() -> ServiceException.notFound("No delivery " + deliveryId + "."));
-            if (updated == 0 && now.state() != DeliveryState.PENDING) throw ServiceException.notFound("No delivery " + deliveryId + ".");
+            if (updated == 0 && !now.state().queued()) throw ServiceException.notFound("No delivery " + deliveryId + ".");
             if (updated > 0 && now.kind() == DeliveryKind.EVENT) {
                 order.reorderIfOrdered(h, now.callbackId(), at);
                 return DeliveryHistory.find(h, deliveryId).orElseThrow();
@@ -113,20 +117,24 @@ public final class DeliveryService {
      * the callback was disabled) and were queued in the window, each from its first attempt and under
      * its own message id (webhook-id), paced by {@link Recovery}. {@code accountId} null: any account
      * (operators); else the callback must be that account's (404 otherwise). A 409 when the callback
-     * does not receive events (not verified, or disabled), since the engine would drop them again at once.
+     * does not send events now (not verified, re-keying, or disabled), since the engine would drop (or
+     * hold) them again at once. Held deliveries dropped when a re-keying lapsed are recovered like any.
      */
     public Recovered recover(String accountId, long callbackId, String since, String until) {
         Instant now = DbTime.now(clock);
         Recovery.Window w = recovery.window(since, until, now);
         Recovered r = jdbi.inTransaction(h -> {
-            State state = h.createQuery("select verified, disabled from callbacks where id = :id and (:accountId is null or account_id = :accountId)")
+            State state = h.createQuery("select verified, disabled, rekeying_since from callbacks where id = :id and (:accountId is null or account_id = :accountId)")
                     .bind("id", callbackId).bind("accountId", accountId)
-                    .map((rs, ctx) -> StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled"))).findOne()
+                    .map((rs, ctx) -> StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled"),
+                            rs.getObject("rekeying_since") != null)).findOne()
                     .orElseThrow(ServiceException::notFound);
-            if (!state.receivesEvents()) {
+            if (!state.sends()) {
                 boolean disabled = state == State.DISABLED;
                 throw ServiceException.of(ServiceException.Kind.CONFLICT, "Callback " + callbackId + " is "
-                        + (disabled ? "disabled" : "not verified") + ": its deliveries would be dropped again. "
+                        + (disabled ? "disabled" : "not verified") + ": " + (state == State.REKEYING
+                                ? "it awaits verification of its new code, and recovered deliveries would only be held. "
+                                : "its deliveries would be dropped again. ")
                         + (disabled ? "Enable it (or resend its verification code and verify it) first." : "Verify it first."));
             }
             List<Long> ids = h.createQuery(DeliveryStore.RECOVERABLE).bind("callbackId", callbackId)
