@@ -119,7 +119,7 @@ class OrderedDeliveryTest {
         // A verification request queued behind them (as a resend queues one; a resend itself would
         // hold the events for the re-keying, and there would be nothing pending to hold it back).
         server.services().database().jdbi().useTransaction(h ->
-                new CallbackDeliveries(new DeliveryOrder(java.time.Duration.ofMinutes(1))).enqueueVerification(h, id, server.clock.instant()));
+                new CallbackDeliveries(new DeliveryOrder(java.time.Duration.ofMinutes(1))).enqueueVerification(h, id, dev.ledgerlink.store.DbTime.now(server.clock)));   // due now, to the microsecond the database keeps
         server.services().deliveries().enqueued();
         Receiver.Request verification = Fixtures.verificationRequest(id, receiver);
         assertTrue(verification.param("object_id").equals(Long.toString(id)));
