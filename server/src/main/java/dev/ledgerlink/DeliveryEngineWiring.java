@@ -40,7 +40,8 @@ final class DeliveryEngineWiring {
                 d.perCallbackConcurrency(),
                 addressGate,
                 userAgent(),
-                s.duration(dev.ledgerlink.config.Setting.SHUTDOWN_GRACE));
+                s.duration(dev.ledgerlink.config.Setting.SHUTDOWN_GRACE),
+                d.rateLimit());
         DeliveryEngine.allowHostHeaderOfPinnedRequests();   // JVM-wide: before the engine's sender makes its HTTP client
         return new DeliveryEngine(config, database, clock, secretBox, metrics, notices, audit);
     }

@@ -5,6 +5,7 @@ import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
 import dev.ledgerlink.callbacks.CallbackStateMachine.State;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Trigger;
+import dev.ledgerlink.config.RateLimit;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.paging.Paging;
@@ -31,12 +32,14 @@ public final class OperatorCallbacks {
 
     private final Jdbi jdbi;
     private final Clock clock;
+    private final CallbackQueue queue;
     private final CallbackEffects effects;
     private final AuditLog audit;
 
     public OperatorCallbacks(Jdbi jdbi, Clock clock, CallbackQueue queue, AuditLog audit) {
         this.jdbi = jdbi;
         this.clock = clock;
+        this.queue = queue;
         this.effects = new CallbackEffects(queue);
         this.audit = audit;
     }
@@ -105,28 +108,32 @@ public final class OperatorCallbacks {
     }
 
     /**
-     * What an operator may set on a callback (PATCH /internal/v1/admin/callbacks/{id}, `callbacks
-     * set`); a null field is left as it is. {@code ordered}: one delivery at a time, in the order the
-     * events were accepted (docs/delivery.md, "Order").
+     * The operator's settings of a callback (PATCH /internal/v1/admin/callbacks/{id}, {@code callbacks
+     * set}), each already checked by the front that parsed it; what is not given stays. A new rate
+     * limit holds from the next delivery on, and the deliveries waiting for their first attempt are
+     * paced anew by it (their turns were given at the old one), in the same transaction. Ordered on
+     * lines up the callback's pending deliveries, off lets them go (docs/delivery.md, "Order"), in
+     * the same transaction too.
      */
-    public record Changes(Boolean ordered) {
-        public boolean isEmpty() {
-            return ordered == null;
-        }
-    }
-
-    /** Applies the changes in one transaction with what they do to the callback's queue; a 422 when there are none. */
-    public Callback change(long id, Changes changes) {
-        if (changes.isEmpty()) throw ServiceException.invalid("ordered", "give at least one setting to change (ordered: true or false)");
+    public Callback change(long id, OperatorSettings settings) {
+        new Validation().check(settings.any(), "body", "must name at least one setting to change: rate_limit, ordered").throwIfInvalid();
+        Integer rate = settings.rateLimit().value();
+        new Validation().check(rate == null || RateLimit.valid(rate), "rate_limit", RateLimit.RULE + ", or null").throwIfInvalid();
         // Its row, then its deliveries, as disable does: a deadlock with the recorder is retried.
         Deadlocks.retry(() -> jdbi.useTransaction(h -> {
             CallbackStore s = h.attach(CallbackStore.class);
             Callback c = s.findAnyForUpdate(id).orElseThrow(() -> ServiceException.notFound("No callback " + id + "."));
             Instant now = now();
-            if (changes.ordered() != null && changes.ordered() != c.ordered()) {
-                s.setOrdered(id, changes.ordered(), now);
-                effects.orderChanged(h, id, changes.ordered(), now);
-                LOG.info("callback {} set to {} delivery by an operator", id, changes.ordered() ? "ordered" : "unordered");
+            if (settings.rateLimit().given()) {
+                s.setRateLimit(id, rate);
+                int waiting = queue.repace(h, id, now);
+                LOG.info("callback {}: rate limit set to {} by an operator; {} waiting deliveries paced anew", id, RateLimit.text(rate), waiting);
+            }
+            Boolean ordered = settings.ordered().value();
+            if (settings.ordered().given() && ordered != c.ordered()) {
+                s.setOrdered(id, ordered, now);
+                effects.orderChanged(h, id, ordered, now);
+                LOG.info("callback {} set to {} delivery by an operator", id, ordered ? "ordered" : "unordered");
             }
         }));
         return show(id);

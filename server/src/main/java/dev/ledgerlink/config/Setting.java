@@ -44,6 +44,7 @@ public enum Setting {
     DELIVERY_POLL_INTERVAL("delivery.poll-interval", "PT0.5S", "How often the queue is polled for work stored by other processes."),
     DELIVERY_LEASE("delivery.lease", "PT60S", "How long a claimed or just-published delivery stays with the process sending it before another may take it over."),
     DELIVERY_STALL_MARGIN("delivery.stall-margin", "PT30S", "How much longer than delivery.lease one claim pass of the delivery dispatcher may run before it counts as stuck: an error is logged and /healthz answers 503 so that a supervisor restarts the process. delivery.lease plus this must exceed 10 s, the longest a claim waits for a database connection."),
+    DELIVERY_RATE_LIMIT("delivery.rate-limit", "", "Deliveries per second at most to each callback (1 to 10000), unless an operator gave the callback a limit of its own (ledgerlink callbacks set --rate-limit); empty: no limit. Deliveries beyond it wait for their turn: they are never dropped for it and count as no failed attempt. Every node sharing the database spends one budget per callback."),
     DELIVERY_RECOVER_SPACING("delivery.recover-spacing", "PT0.2S", "Recover: the n-th re-queued delivery of a callback falls due n times this after the recover, so the endpoint is not flooded."),
     DELIVERY_RECOVER_MAX_WINDOW("delivery.recover-max-window", "P30D", "Recover: the longest since..until window one recover may name."),
     SHUTDOWN_DRAIN("shutdown.drain", "PT5S", "On SIGTERM, how long the API keeps answering (each answer with Connection: close) after /readyz turned 503 and before the port closes: the time a load balancer needs to stop sending this node requests (its health check interval times the failures it waits for; PT0S when nothing is in front). docs/operations.md, \"Stopping and rolling restarts\"."),
@@ -59,6 +60,7 @@ public enum Setting {
     MANAGEMENT_PORT("management.port", "", "Port serving /metrics, /healthz and /readyz apart from the API (they then leave the API port); empty: off, served on the API port; 0 picks a free one."),
     MANAGEMENT_HOST("management.host", "127.0.0.1", "Address the management port binds to."),
     TRUSTED_PROXIES("http.trusted-proxies", "", "Comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed: the client address (login throttling) is then the last address in it that is not a trusted proxy. Empty: the peer address, X-Forwarded-For ignored."),
+    SANDBOX_JOURNAL_SIZE("sandbox.journal-size", "10000", "Development mode: how many of the applications' newest calls the request journal keeps (docs/sandbox.md, \"Journal\"); older ones are deleted as new ones are written."),
     CONSOLE_ENABLED("console.enabled", "false", "Serve the developer console at /console outside development mode (operators sign in with events.operator-key); development mode always serves it.");
 
     private final String key;

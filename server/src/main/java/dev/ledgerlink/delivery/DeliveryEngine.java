@@ -63,6 +63,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private final DeliverySender sender;
     private final ResultRecorder recorder;
     private final DispatcherWatchdog watchdog;
+    private final DeliveryPace pace;
     private final RekeyingLapses lapses;
     private final OperatorNotices notices;
     private final ExecutorService sends = Executors.newVirtualThreadPerTaskExecutor();
@@ -107,6 +108,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock);
         this.recorder = new ResultRecorder(jdbi, clock, config.retryRule(), config.failures(), metrics, notices, audit, this::wake);
         this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
+        this.pace = new DeliveryPace(config.rateLimit(), metrics.paced);
         this.lapses = config.lapses();
         this.notices = notices;
         this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().unstarted(this::dispatchLoop);
@@ -118,10 +120,10 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         dispatcher.start();
     }
 
-    /** What the engine is told by the settings. */
+    /** What the engine is told by the settings; {@code rateLimit}: delivery.rate-limit, null for none. */
     public record Config(RetryRule retryRule, DeliveryFailures failures, RekeyingLapses lapses, Duration timeout, Duration lease, Duration stallMargin,
                          Duration pollInterval, int concurrency, int perCallbackConcurrency, PublicAddressGate addressGate, String userAgent,
-                         Duration shutdownGrace) {}
+                         Duration shutdownGrace, Integer rateLimit) {}
 
     /**
      * One attempt on its way, settled exactly once: by its own thread when the answer (or the failure)
@@ -246,7 +248,9 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
      * own limit); the others go back to the queue, due now, for the next claim. A handed-off publish
      * may have taken slots since a claim counted them, so nothing here waits for a slot.
      */
-    private void startAll(List<ClaimedDelivery> leased, String token, Instant now) {
+    private void startAll(List<ClaimedDelivery> claimed, String token, Instant now) {
+        // Paced callbacks' deliveries beyond their budget go back to the queue, due at their turn (DeliveryPace).
+        List<ClaimedDelivery> leased = pace.admit(jdbi, claimed, token, now, this::room);
         Map<Long, String> codes = new HashMap<>();   // the SecretBox is opened once per callback per batch
         List<Long> giveBack = new ArrayList<>();
         List<Long> hold = new ArrayList<>();
@@ -291,6 +295,12 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
             leftWork = true;
             wakeups.release();
         }
+    }
+
+    /** How many more attempts to this callback this engine may start now. */
+    private int room(long callbackId) {
+        AtomicInteger n = inFlightPerCallback.get(callbackId);
+        return running ? perCallbackLimit - (n == null ? 0 : n.get()) : 0;
     }
 
     private void attempt(InFlight f, String code) {

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.StatementContext;
@@ -110,7 +111,7 @@ final class DeliveryStore {
             select d.id, d.callback_id, d.kind, d.attempts, d.event_id,
                    e.name, e.object_id, e.account_id as event_account_id, e.user_id as event_user_id,
                    c.uri, c.verifier_sealed, c.account_id as callback_account_id, c.user_id as callback_user_id,
-                   c.verified, c.disabled, c.rekeying_since, c.failing_since, c.ordered""";
+                   c.verified, c.disabled, c.rekeying_since, c.failing_since, c.rate_limit, c.ordered""";
 
     private static final String LOAD = SENDABLE + """
 
@@ -148,8 +149,9 @@ final class DeliveryStore {
 
     // State changes below apply only while the worker still holds the lease. Each statement finds its
     // row by primary key; the coalesce kept H2 off the lease owner's index, which V26 dropped.
+    /** Back to the queue unleased, due at :dueAt: now (no room for it here), or its turn (Pace); no attempt is counted. */
     static final String RELEASE = """
-            update deliveries set lease_owner = null, next_attempt_at = :now
+            update deliveries set lease_owner = null, next_attempt_at = :dueAt
             where id = :id and coalesce(lease_owner, '') = :token""";
 
     /** Skips the row when the delivery is gone meanwhile (its callback was deleted). */
@@ -196,6 +198,14 @@ final class DeliveryStore {
     static final String HOLD_PENDING_EVENTS_OF_CALLBACK = """
             update deliveries set state = 'held', lease_owner = null
             where callback_id = :callbackId and state = 'pending' and kind = 'event'""";
+
+    /**
+     * A changed rate limit: the callback's deliveries waiting, unleased, for their first attempt fall due
+     * now and are paced anew (DeliveryPace); retries keep their schedule.
+     */
+    static final String REPACE = """
+            update deliveries set next_attempt_at = :now
+            where callback_id = :callbackId and state = 'pending' and attempts = 0 and lease_owner is null and next_attempt_at > :now""";
 
     /** The new code verified: everything held is due at once; attempts so far count on (the retry schedule goes on). */
     static final String RELEASE_HELD_OF_CALLBACK = """
@@ -285,9 +295,27 @@ final class DeliveryStore {
     /** Gives these rows, leased to {@code token}, back to the queue, due {@code now}. */
     static void release(Handle h, Collection<Long> ids, String token, Instant now) {
         var batch = h.prepareBatch(RELEASE);
-        for (Long id : ids) batch.bind("id", id).bind("token", token).bind("now", now).add();
+        for (Long id : ids) batch.bind("id", id).bind("token", token).bind("dueAt", now).add();
         batch.execute();
     }
+
+    /** Gives these rows, leased to {@code token}, back to the queue, each due at its time (Pace: their turn). */
+    static void defer(Handle h, Map<Long, Instant> dueAt, String token) {
+        var batch = h.prepareBatch(RELEASE);
+        dueAt.forEach((id, at) -> batch.bind("id", id).bind("token", token).bind("dueAt", at).add());
+        batch.execute();
+    }
+
+    // Pace (V30's callback_pace, DeliveryPace): a callback's next free send slot, in microseconds since the epoch.
+    static final String PACE_SLOT = "select next_slot from callback_pace where callback_id = ?";
+
+    /** The callback's first paced delivery makes its row (callback id, slot, callback id); another node may just have. */
+    static final String PACE_ADD = """
+            insert into callback_pace (callback_id, next_slot)
+            select cast(? as bigint), cast(? as bigint) where not exists (select 1 from callback_pace where callback_id = ?)""";
+
+    /** Takes slots: only if nobody took any since the slot was read (new slot, callback id, slot read). */
+    static final String PACE_TAKE = "update callback_pace set next_slot = ? where callback_id = ? and next_slot = ?";
 
     /** Holds these rows, leased to {@code token}: their callback re-keys. */
     static void hold(Handle h, Collection<Long> ids, String token) {
@@ -358,7 +386,12 @@ final class DeliveryStore {
                     event, rs.getString("name"), rs.getLong("object_id"), rs.getString("event_account_id"), rs.getLong("event_user_id"),
                     rs.getString("uri"), rs.getString("verifier_sealed"), rs.getString("callback_account_id"), rs.getLong("callback_user_id"),
                     StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled"), TimeMapping.read(rs, "rekeying_since") != null),
-                    TimeMapping.read(rs, "failing_since"), rs.getBoolean("ordered"));
+                    TimeMapping.read(rs, "failing_since"), rateLimit(rs), rs.getBoolean("ordered"));
+        }
+
+        private static Integer rateLimit(ResultSet rs) throws SQLException {
+            int perSecond = rs.getInt("rate_limit");
+            return rs.wasNull() ? null : perSecond;
         }
     }
 

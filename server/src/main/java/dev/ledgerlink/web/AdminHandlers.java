@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.Services;
 import dev.ledgerlink.accounts.AccountsJson;
 import dev.ledgerlink.callbacks.Callback;
-import dev.ledgerlink.callbacks.OperatorCallbacks;
 import dev.ledgerlink.delivery.DeliveryJson;
 import dev.ledgerlink.delivery.Recovery;
 import dev.ledgerlink.errors.ServiceException;
@@ -31,6 +30,12 @@ final class AdminHandlers {
     AdminHandlers(Services s, OperatorAuth operator) {
         this.s = s;
         this.operator = operator;
+    }
+
+    /** {"rate_limit": 5, "ordered": true}: the operator's settings of the callback; what the body leaves out stays. */
+    Map<String, ?> changeCallback(Context ctx) {
+        long id = PathIds.positive(ctx, "callback_id");
+        return callbackJson(s.operatorCallbacks().change(id, OperatorSettingsJson.parse(RequestBodies.objectBody(ctx))));
     }
 
     Map<String, ?> disableCallback(Context ctx) {
@@ -124,26 +129,6 @@ final class AdminHandlers {
 
     Map<String, ?> callback(Context ctx) {
         return callbackJson(s.operatorCallbacks().show(PathIds.positive(ctx, "callback_id")));
-    }
-
-    /** {"ordered": true|false}: an operator's settings of the callback; a setting left out is left as it is. */
-    Map<String, ?> changeCallback(Context ctx) {
-        long id = PathIds.positive(ctx, "callback_id");
-        return callbackJson(s.operatorCallbacks().change(id, callbackChanges(RequestBodies.objectBody(ctx))));
-    }
-
-    /** The settings of a callback an operator may change; anything else in the body is refused, not ignored. */
-    private static final List<String> CALLBACK_SETTINGS = List.of("ordered");
-
-    private static OperatorCallbacks.Changes callbackChanges(JsonNode body) {
-        Validation v = new Validation();
-        body.fieldNames().forEachRemaining(f -> {
-            if (!CALLBACK_SETTINGS.contains(f)) v.add(f, "is not a setting of a callback (" + String.join(", ", CALLBACK_SETTINGS) + ")");
-        });
-        JsonNode ordered = body.get("ordered");
-        v.check(ordered == null || ordered.isBoolean(), "ordered", "must be true or false");
-        v.throwIfInvalid();
-        return new OperatorCallbacks.Changes(ordered == null ? null : ordered.booleanValue());
     }
 
     Map<String, ?> recover(Context ctx) {

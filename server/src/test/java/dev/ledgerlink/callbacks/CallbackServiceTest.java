@@ -67,6 +67,11 @@ class CallbackServiceTest {
                     }
 
                     @Override
+                    public int repace(org.jdbi.v3.core.Handle transaction, long callbackId, Instant now) {
+                        throw new AssertionError("nothing of these tests changes a rate limit");
+                    }
+
+                    @Override
                     public void orderChanged(org.jdbi.v3.core.Handle transaction, long callbackId, boolean ordered, Instant now) {
                         throw new AssertionError("nothing of these tests changes the order setting");
                     }
@@ -303,6 +308,11 @@ class CallbackServiceTest {
 
                     @Override
                     public int releaseHeld(org.jdbi.v3.core.Handle transaction, long callbackId, Instant now) {
+                        throw new AssertionError("not reached");
+                    }
+
+                    @Override
+                    public int repace(org.jdbi.v3.core.Handle transaction, long callbackId, Instant now) {
                         throw new AssertionError("not reached");
                     }
 

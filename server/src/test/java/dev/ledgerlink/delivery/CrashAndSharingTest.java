@@ -103,7 +103,7 @@ class CrashAndSharingTest {
     private static long ordered(SharedQueue s, Receiver r) {
         long id = s.services().database().jdbi().withHandle(h -> h.createQuery("select id from callbacks where uri = :uri")
                 .bind("uri", r.uri()).mapTo(Long.class).one());
-        assertTrue(s.services().operatorCallbacks().change(id, new OperatorCallbacks.Changes(true)).ordered());
+        assertTrue(s.services().operatorCallbacks().change(id, dev.ledgerlink.callbacks.OperatorSettings.none().withOrdered(true)).ordered());
         return id;
     }
 

@@ -45,7 +45,7 @@ class OrderedDeliveryTest {
     }
 
     private void setOrdered(long callbackId, boolean ordered) {
-        assertEquals(ordered, server.services().operatorCallbacks().change(callbackId, new OperatorCallbacks.Changes(ordered)).ordered());
+        assertEquals(ordered, server.services().operatorCallbacks().change(callbackId, dev.ledgerlink.callbacks.OperatorSettings.none().withOrdered(ordered)).ordered());
     }
 
     private void publishAll() {

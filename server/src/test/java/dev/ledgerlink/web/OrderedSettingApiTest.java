@@ -67,7 +67,7 @@ class OrderedSettingApiTest {
         refused(patch(Long.toString(id), "{\"ordered\": \"yes\"}"), 422, "ordered");
         refused(patch(Long.toString(id), "{\"ordered\": 1}"), 422, "ordered");
         refused(patch(Long.toString(id), "{\"ordered\": null}"), 422, "ordered");
-        refused(patch(Long.toString(id), "{}"), 422, "ordered");
+        refused(patch(Long.toString(id), "{}"), 422, "body");
         refused(patch(Long.toString(id), "{\"ordered\": true, \"colour\": \"red\"}"), 422, "colour");
         refused(patch(Long.toString(id), "[true]"), 400, null);
         refused(patch(Long.toString(id), "{\"ordered\": tru"), 400, null);
