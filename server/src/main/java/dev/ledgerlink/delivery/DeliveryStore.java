@@ -205,7 +205,8 @@ final class DeliveryStore {
      */
     static final String REPACE = """
             update deliveries set next_attempt_at = :now
-            where callback_id = :callbackId and state = 'pending' and attempts = 0 and lease_owner is null and next_attempt_at > :now""";
+            where callback_id = :callbackId and state = 'pending' and attempts = 0 and lease_owner is null and next_attempt_at > :now
+              and next_attempt_at <>\s""" + DeliveryOrder.PARKED_SQL;   // parked behind an earlier one of an ordered callback: not paced yet
 
     /** The new code verified: everything held is due at once; attempts so far count on (the retry schedule goes on). */
     static final String RELEASE_HELD_OF_CALLBACK = """
