@@ -11,6 +11,7 @@ import dev.ledgerlink.config.PasswordHashSettings;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.CallbackDeliveries;
+import dev.ledgerlink.delivery.DeliveryOrder;
 import dev.ledgerlink.delivery.CallbackHistory;
 import dev.ledgerlink.delivery.DeliveryEngine;
 import dev.ledgerlink.delivery.DeliveryReads;
@@ -111,14 +112,15 @@ public record Services(
                 database.closing(new RotationBatches(jdbi)));
         var secretBox = SecretKeys.load(settings);
         var notices = NotificationSettings.from(settings).isPresent() ? OperatorNotices.on() : OperatorNotices.off();
-        var callbackQueue = new CallbackDeliveries();
+        var order = new DeliveryOrder(settings.duration(Setting.DELIVERY_LEASE));
+        var callbackQueue = new CallbackDeliveries(order);
         Optional<DeliveryEngine> engine = runEngine
                 ? Optional.of(DeliveryEngineWiring.create(settings, clock, database, secretBox, metrics, notices, audit, addressGate, callbackQueue))
                 : Optional.empty();
         try {
             var deliveries = new DeliveryService(jdbi, database.dialect(), clock, new Recovery(
                     settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)),
-                    engine.<HandOff>map(e -> e).orElse(HandOff.NONE));
+                    engine.<HandOff>map(e -> e).orElse(HandOff.NONE), order);
             var deliveryReads = new DeliveryReads(jdbi);
             var journal = new RequestJournal(jdbi, applications, Math.max(1, settings.integer(Setting.SANDBOX_JOURNAL_SIZE)));
             var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, new CallbackUriRule(addressGate), audit,

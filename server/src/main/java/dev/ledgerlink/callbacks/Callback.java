@@ -3,8 +3,9 @@ package dev.ledgerlink.callbacks;
 import java.time.Instant;
 
 /**
- * One row of the callbacks table (V3, V6, V28, V30). The verification code itself is never held here in plain text.
+ * One row of the callbacks table (V3, V6, V28, V30, V31). The verification code itself is never held here in plain text.
  * {@code rateLimit}: the operator's deliveries per second for it, null for the setting delivery.rate-limit.
+ * {@code ordered}: an operator's setting, deliveries one at a time in order (delivery.DeliveryOrder).
  */
 public record Callback(
         long id,
@@ -23,7 +24,8 @@ public record Callback(
         int verifyFailures,
         Instant verifyFailuresSince,
         Instant rekeyingSince,
-        Integer rateLimit) {
+        Integer rateLimit,
+        boolean ordered) {
 
     public CallbackStateMachine.State state() {
         return StateColumns.of(verified, disabled, rekeyingSince != null);

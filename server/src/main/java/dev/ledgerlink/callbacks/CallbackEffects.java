@@ -23,6 +23,8 @@ import org.jdbi.v3.core.Handle;
  *     delivery for a callback that receives but does not send is queued held), and the engine reads
  *     it again before each send, so an event delivery queued before the stop is dropped unsent.</li>
  * </ul>
+ * An operator's change of the ordered setting is not a transition, but its effect on the queue (its
+ * pending deliveries lined up, or let go) is applied here too ({@link #orderChanged}).
  */
 final class CallbackEffects {
     private final CallbackQueue queue;
@@ -45,5 +47,9 @@ final class CallbackEffects {
         boolean verification = t.has(Effect.SEND_VERIFICATION_REQUEST);
         if (verification) queue.enqueueVerification(h, callbackId, now);
         return new Applied(dropped, held, verification || released > 0);
+    }
+
+    void orderChanged(Handle h, long callbackId, boolean ordered, Instant now) {
+        queue.orderChanged(h, callbackId, ordered, now);
     }
 }

@@ -36,4 +36,10 @@ public interface CallbackQueue {
      * given at the old limit) fall due now, to be paced anew at the new one; how many.
      */
     int repace(Handle transaction, long callbackId, Instant now);
+
+    /**
+     * The callback's ordered-delivery setting was just changed to {@code ordered} in this transaction:
+     * its pending deliveries are lined up in order, or no longer held back.
+     */
+    void orderChanged(Handle transaction, long callbackId, boolean ordered, Instant now);
 }

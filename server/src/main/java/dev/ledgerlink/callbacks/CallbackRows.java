@@ -27,7 +27,8 @@ public final class CallbackRows implements RowMapper<Callback> {
                 rs.getInt("verify_failures"),
                 TimeMapping.read(rs, "verify_failures_since"),
                 TimeMapping.read(rs, "rekeying_since"),
-                nullableInt(rs, "rate_limit"));
+                nullableInt(rs, "rate_limit"),
+                rs.getBoolean("ordered"));
     }
 
     private static Integer nullableInt(ResultSet rs, String column) throws SQLException {

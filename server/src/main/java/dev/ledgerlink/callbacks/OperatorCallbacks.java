@@ -111,21 +111,31 @@ public final class OperatorCallbacks {
      * The operator's settings of a callback (PATCH /internal/v1/admin/callbacks/{id}, {@code callbacks
      * set}), each already checked by the front that parsed it; what is not given stays. A new rate
      * limit holds from the next delivery on, and the deliveries waiting for their first attempt are
-     * paced anew by it (their turns were given at the old one), in the same transaction.
+     * paced anew by it (their turns were given at the old one), in the same transaction. Ordered on
+     * lines up the callback's pending deliveries, off lets them go (docs/delivery.md, "Order"), in
+     * the same transaction too.
      */
     public Callback change(long id, OperatorSettings settings) {
-        new Validation().check(settings.any(), "body", "must name at least one setting to change: rate_limit").throwIfInvalid();
+        new Validation().check(settings.any(), "body", "must name at least one setting to change: rate_limit, ordered").throwIfInvalid();
         Integer rate = settings.rateLimit().value();
         new Validation().check(rate == null || RateLimit.valid(rate), "rate_limit", RateLimit.RULE + ", or null").throwIfInvalid();
-        jdbi.useTransaction(h -> {
+        // Its row, then its deliveries, as disable does: a deadlock with the recorder is retried.
+        Deadlocks.retry(() -> jdbi.useTransaction(h -> {
             CallbackStore s = h.attach(CallbackStore.class);
-            s.findAnyForUpdate(id).orElseThrow(() -> ServiceException.notFound("No callback " + id + "."));
+            Callback c = s.findAnyForUpdate(id).orElseThrow(() -> ServiceException.notFound("No callback " + id + "."));
+            Instant now = now();
             if (settings.rateLimit().given()) {
                 s.setRateLimit(id, rate);
-                int waiting = queue.repace(h, id, now());
+                int waiting = queue.repace(h, id, now);
                 LOG.info("callback {}: rate limit set to {} by an operator; {} waiting deliveries paced anew", id, RateLimit.text(rate), waiting);
             }
-        });
+            Boolean ordered = settings.ordered().value();
+            if (settings.ordered().given() && ordered != c.ordered()) {
+                s.setOrdered(id, ordered, now);
+                effects.orderChanged(h, id, ordered, now);
+                LOG.info("callback {} set to {} delivery by an operator", id, ordered ? "ordered" : "unordered");
+            }
+        }));
         return show(id);
     }
 

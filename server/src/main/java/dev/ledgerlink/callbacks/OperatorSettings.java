@@ -7,8 +7,9 @@ package dev.ledgerlink.callbacks;
  * front's parser.
  *
  * @param rateLimit deliveries per second at most (null: the setting delivery.rate-limit), checked by config.RateLimit
+ * @param ordered one delivery at a time, in the order the events were accepted (docs/delivery.md, "Order")
  */
-public record OperatorSettings(Change<Integer> rateLimit) {
+public record OperatorSettings(Change<Integer> rateLimit, Change<Boolean> ordered) {
 
     /** One setting: left alone, or set to {@code value}. */
     public record Change<T>(boolean given, T value) {
@@ -22,15 +23,19 @@ public record OperatorSettings(Change<Integer> rateLimit) {
     }
 
     public static OperatorSettings none() {
-        return new OperatorSettings(Change.keep());
+        return new OperatorSettings(Change.keep(), Change.keep());
     }
 
     public OperatorSettings withRateLimit(Integer perSecond) {
-        return new OperatorSettings(Change.to(perSecond));
+        return new OperatorSettings(Change.to(perSecond), ordered);
+    }
+
+    public OperatorSettings withOrdered(boolean on) {
+        return new OperatorSettings(rateLimit, Change.to(on));
     }
 
     /** Whether anything is to change. */
     public boolean any() {
-        return rateLimit.given();
+        return rateLimit.given() || ordered.given();
     }
 }

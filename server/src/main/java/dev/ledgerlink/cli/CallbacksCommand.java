@@ -73,6 +73,10 @@ final class CallbacksCommand {
                         + "Deliveries beyond it wait their turn; none is dropped for it.")
         String rateLimit;
 
+        @Option(names = "--ordered", paramLabel = "true|false", arity = "1",
+                description = "true: one delivery at a time, in the order the events were accepted, a failing one holding back the rest; false: no order.")
+        Boolean ordered;
+
         @Override
         Callback apply(Services s, long id) {
             return s.operatorCallbacks().change(id, settings());
@@ -87,7 +91,8 @@ final class CallbacksCommand {
                     throw ServiceException.invalid("--rate-limit", RateLimit.RULE + ", or none; got '" + rateLimit + "'");
                 }
             }
-            if (!settings.any()) throw ServiceException.invalid("set", "name at least one setting to change: --rate-limit");
+            if (ordered != null) settings = settings.withOrdered(ordered);
+            if (!settings.any()) throw ServiceException.invalid("set", "name at least one setting to change: --rate-limit, --ordered");
             return settings;
         }
     }
@@ -112,6 +117,6 @@ final class CallbacksCommand {
     private static String line(Callback c) {
         return c.id() + "\t" + c.state().name().toLowerCase(java.util.Locale.ROOT) + "\taccount=" + c.accountId()
                 + "\tapp=" + c.applicationId() + "\t" + c.event() + "\t" + c.uri()
-                + (c.rateLimit() == null ? "" : "\trate-limit=" + c.rateLimit() + "/s");
+                + (c.rateLimit() == null ? "" : "\trate-limit=" + c.rateLimit() + "/s") + (c.ordered() ? "\tordered" : "");
     }
 }

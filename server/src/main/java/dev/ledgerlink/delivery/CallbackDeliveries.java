@@ -7,10 +7,15 @@ import org.jdbi.v3.core.Handle;
 /**
  * A callback's deliveries as the callbacks capability acts on them ({@link CallbackQueue}), in its
  * transaction: the verification request queued, the pending event deliveries dropped, held (re-keying)
- * or released. Keeps no state:
+ * or released, lined up when ordered delivery is turned on ({@link DeliveryOrder}). Keeps no state:
  * waking this process's engine after the commit is the caller's (DeliveryService#enqueued).
  */
 public final class CallbackDeliveries implements CallbackQueue {
+    private final DeliveryOrder order;
+
+    public CallbackDeliveries(DeliveryOrder order) {
+        this.order = order;
+    }
 
     /** The first request also makes the callback's latest-attempt row (callback_last_attempts), which the recorder then only updates. */
     @Override
@@ -37,6 +42,14 @@ public final class CallbackDeliveries implements CallbackQueue {
 
     @Override
     public int releaseHeld(Handle h, long callbackId, Instant now) {
-        return h.createUpdate(DeliveryStore.RELEASE_HELD_OF_CALLBACK).bind("callbackId", callbackId).bind("now", now).execute();
+        int released = h.createUpdate(DeliveryStore.RELEASE_HELD_OF_CALLBACK).bind("callbackId", callbackId).bind("now", now).execute();
+        if (released > 0) order.lineUpIfOrdered(h, callbackId, now);
+        return released;
+    }
+
+    @Override
+    public void orderChanged(Handle h, long callbackId, boolean ordered, Instant now) {
+        if (ordered) order.reorder(h, callbackId, now);
+        else order.unparkAll(h, callbackId, now);
     }
 }

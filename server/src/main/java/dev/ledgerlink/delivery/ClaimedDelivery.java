@@ -7,7 +7,8 @@ import java.time.Instant;
  * A delivery a worker holds the lease of, with what sending it needs from its callback and event;
  * {@code callbackState} is the callback's state as the row was leased; {@code rateLimit} the
  * callback's own pace (null: the setting delivery.rate-limit), which {@link DeliveryPace} keeps;
- * {@code test} is null but for a test delivery of development mode.
+ * {@code test} is null but for a test delivery of development mode; {@code ordered} whether its
+ * callback was set to ordered delivery then (DeliveryOrder).
  */
 public record ClaimedDelivery(
         long id,
@@ -26,14 +27,15 @@ public record ClaimedDelivery(
         State callbackState,
         Instant failingSince,
         Integer rateLimit,
-        TestSend test) {
+        TestSend test,
+        boolean ordered) {
 
-    /** A delivery of a real event or a verification request to a callback without a pace of its own: no test options. */
+    /** A delivery of a real event or a verification request to a callback without a pace of its own, not ordered: no test options. */
     public ClaimedDelivery(long id, long callbackId, DeliveryKind kind, int attempts, Long eventId, String eventName, long objectId,
                            String eventAccountId, long eventUserId, String uri, String verifierSealed, String callbackAccountId,
                            long callbackUserId, State callbackState, Instant failingSince) {
         this(id, callbackId, kind, attempts, eventId, eventName, objectId, eventAccountId, eventUserId, uri, verifierSealed,
-                callbackAccountId, callbackUserId, callbackState, failingSince, null, null);
+                callbackAccountId, callbackUserId, callbackState, failingSince, null, null, false);
     }
 
     /**

@@ -108,7 +108,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         this.slots = new Semaphore(config.concurrency());
         // A receiver's Retry-After date is on its wall clock: compared with real time, not the sandbox's.
         this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock.real());
-        this.recorder = new ResultRecorder(jdbi, clock, config.retryRule(), config.failures(), metrics, notices, audit);
+        this.recorder = new ResultRecorder(jdbi, clock, config.retryRule(), config.failures(), metrics, notices, audit, this::wake);
         this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
         this.pace = new DeliveryPace(config.rateLimit(), metrics.paced);
         this.lapses = config.lapses();
@@ -373,12 +373,16 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         }
     }
 
-    /** The queue depth gauge, read from the database at most every five seconds. */
+    /**
+     * Every five seconds at most: the queue depth gauge, read from the database, and the sweep of the
+     * ordered callbacks whose next delivery a race left waiting with nothing before it (DeliveryOrder).
+     */
     private void refreshQueueDepth() {
         long now = System.nanoTime();
         if (now - lastDepthRefresh < DEPTH_REFRESH_NANOS) return;
         lastDepthRefresh = now;
         metrics.queueDepth.set(jdbi.withHandle(h -> h.createQuery(DeliveryStore.QUEUE_DEPTH).mapTo(Long.class).one()));
+        jdbi.useHandle(h -> DeliveryOrder.sweep(h, DbTime.now(clock)));
     }
 
     private static void sleepQuietly(Duration d) {

@@ -19,7 +19,8 @@ public final class DeliveryJson {
         m.put("state", d.state().value());
         m.put("state_description", d.state().description());
         m.put("attempt_count", d.attemptCount());
-        m.put("next_attempt_at", d.state() == DeliveryState.PENDING ? String.valueOf(d.nextAttemptAt()) : null);
+        // null also while it waits behind an earlier delivery of its ordered callback (docs/delivery.md, "Order").
+        m.put("next_attempt_at", d.state() == DeliveryState.PENDING && !d.waitsForEarlier() ? String.valueOf(d.nextAttemptAt()) : null);
         m.put("drop_reason", d.dropReason());
         m.put("created_at", String.valueOf(d.createdAt()));
         m.put("finished_at", d.finishedAt() == null ? null : d.finishedAt().toString());

@@ -18,6 +18,11 @@ public record DeliveryRecord(long id, long callbackId, Long eventId, DeliveryKin
         }
     }
 
+    /** Pending behind an earlier delivery of its ordered callback: no attempt is scheduled until that one ends (DeliveryOrder). */
+    public boolean waitsForEarlier() {
+        return state == DeliveryState.PENDING && DeliveryOrder.PARKED.equals(nextAttemptAt);
+    }
+
     DeliveryRecord withAttempts(List<Attempt> a) {
         return new DeliveryRecord(id, callbackId, eventId, kind, name, state, attemptCount, nextAttemptAt, dropReason, createdAt, finishedAt, a, test);
     }

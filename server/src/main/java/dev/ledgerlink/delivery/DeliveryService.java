@@ -28,10 +28,12 @@ public final class DeliveryService {
     private final Clock clock;
     private final Recovery recovery;
     private final HandOff engine;
+    private final DeliveryOrder order;
 
     /** {@code engine}: this process's delivery engine, or {@link HandOff#NONE} when it runs none (the CLI). */
-    public DeliveryService(Jdbi jdbi, Database.Dialect dialect, Clock clock, Recovery recovery, HandOff engine) {
+    public DeliveryService(Jdbi jdbi, Database.Dialect dialect, Clock clock, Recovery recovery, HandOff engine, DeliveryOrder order) {
         this.jdbi = jdbi;
+        this.order = order;
         this.dialect = dialect;
         this.clock = clock;
         this.recovery = recovery;
@@ -59,7 +61,8 @@ public final class DeliveryService {
      * claim pass, no statements beyond the insert and that read. The rows stay the durable record (a
      * crash before the outcome is recorded leaves them to whichever process claims them when the lease
      * ends, as after any claim). Otherwise (no engine here, as in the CLI; or every slot busy) they are
-     * queued unleased and this process's engine, if any, is woken to claim them.
+     * queued unleased and this process's engine, if any, is woken to claim them. An ordered callback's
+     * delivery is always queued unleased: the claim's rule decides when it may go (DeliveryOrder).
      */
     public Queued fanOut(Handle h, long eventId, String accountId, String name, String noun, Instant now) {
         Optional<HandOff.Lease> lease = engine.leaseForPublish(now);
@@ -70,7 +73,13 @@ public final class DeliveryService {
         HandOff.Lease l = lease.get();
         DeliveryStore.Published p = DeliveryStore.fanOutLeased(h, dialect, eventId, accountId, name, noun, now, l.token(), l.until());
         if (p.queued() == 0) return Queued.NONE;
-        return new Queued(p.queued(), p.leased().isEmpty() ? () -> {} : () -> engine.send(l, p.leased()));
+        List<ClaimedDelivery> leased = p.leased();
+        if (leased.size() == p.queued()) return new Queued(p.queued(), () -> engine.send(l, leased));
+        // Some were queued unleased: held (re-keying), or an ordered callback's, which the claim's rule lets go in turn.
+        return new Queued(p.queued(), () -> {
+            if (!leased.isEmpty()) engine.send(l, leased);
+            enqueued();
+        });
     }
 
     /**
@@ -99,13 +108,19 @@ public final class DeliveryService {
     /**
      * Queues a delivery again from its first attempt (same message id, so receivers can de-duplicate).
      * One still queued (pending, or held) is left as it is; one of a re-keying callback is held again
-     * by the engine when claimed.
+     * by the engine when claimed. An ordered callback's takes its place in the order again
+     * (DeliveryOrder#reorder).
      */
     public DeliveryRecord redeliver(long deliveryId) {
-        DeliveryRecord r = jdbi.withHandle(h -> {
-            int updated = h.createUpdate(DeliveryStore.REDELIVER).bind("id", deliveryId).bind("next", DbTime.now(clock)).execute();
+        Instant at = DbTime.now(clock);
+        DeliveryRecord r = jdbi.inTransaction(h -> {
+            int updated = h.createUpdate(DeliveryStore.REDELIVER).bind("id", deliveryId).bind("next", at).execute();
             DeliveryRecord now = DeliveryHistory.find(h, deliveryId).orElseThrow(() -> ServiceException.notFound("No delivery " + deliveryId + "."));
             if (updated == 0 && !now.state().queued()) throw ServiceException.notFound("No delivery " + deliveryId + ".");
+            if (updated > 0 && now.kind() == DeliveryKind.EVENT) {
+                order.reorderIfOrdered(h, now.callbackId(), at);
+                return DeliveryHistory.find(h, deliveryId).orElseThrow();
+            }
             return now;
         });
         enqueued();
@@ -147,6 +162,7 @@ public final class DeliveryService {
                 batch.bind("id", ids.get(i)).bind("next", recovery.dueAt(now, i)).add();
             }
             int requeued = ids.isEmpty() ? 0 : Arrays.stream(batch.execute()).sum();
+            if (requeued > 0) order.reorderIfOrdered(h, callbackId, now);
             return new Recovered(callbackId, w, requeued, ids.isEmpty() ? null : now,
                     ids.isEmpty() ? null : recovery.dueAt(now, ids.size() - 1));
         });

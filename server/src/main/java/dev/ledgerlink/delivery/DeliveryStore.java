@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * The statements of the deliveries and delivery_attempts tables (V4) and of callback_last_attempts
  * (V25): queueing (a verification request, a publish's fan-out), claiming and giving back (the one
  * place the engine's claim conditions are written, per database), outcomes, drops, recover and
- * redeliver. The callbacks table is read here (subscribers, what sending needs) but written only
+ * redeliver. Ordered delivery's part of the claim and of the fan-out is {@link DeliveryOrder}'s. The callbacks table is read here (subscribers, what sending needs) but written only
  * by the callbacks capability.
  */
 final class DeliveryStore {
@@ -52,26 +52,34 @@ final class DeliveryStore {
      */
     private static final String PENDING_OR_HELD = "case when " + StateColumns.SENDS + " then 'pending' else 'held' end";
 
-    /** Fan-out of one event: a delivery per subscriber, queued unleased (event id, now, now, then the subscribers'). */
+    /**
+     * Fan-out of one event: a delivery per subscriber, queued unleased (event id, now, now, now, now,
+     * then the subscribers'). An ordered callback's waits when one of it is waiting already (DeliveryOrder).
+     */
     static final String FAN_OUT = """
             insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, created_at)
-            select c.id, ?, 'event',\s""" + PENDING_OR_HELD + ", 0, ?, ?" + SUBSCRIBERS;
+            select c.id, ?, 'event',\s""" + PENDING_OR_HELD + ", 0, " + DeliveryOrder.firstAttempt("?") + ", ?" + SUBSCRIBERS;
 
     /**
      * The same fan-out, leased in the insert to this process's engine, which sends the rows as soon as
      * the publisher has committed (no claim pass): next_attempt_at is the lease's end, so another
-     * process takes them over only if this one dies before recording an outcome. Event id, lease end,
-     * lease token, now, then the subscribers'. A held row gets no lease: it is not the engine's to send.
+     * process takes them over only if this one dies before recording an outcome. A held row gets no
+     * lease: it is not the engine's to send; nor does an ordered callback's, queued as by {@link #FAN_OUT}:
+     * the claim's rule decides when it goes (DeliveryOrder). Event id, lease end, now, now, lease token,
+     * now, then the subscribers'.
      */
     static final String FAN_OUT_LEASED = """
             insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, lease_owner, created_at)
-            select c.id, ?, 'event',\s""" + PENDING_OR_HELD + ", 0, ?, case when " + StateColumns.SENDS + " then ? end, ?" + SUBSCRIBERS;
+            select c.id, ?, 'event',\s""" + PENDING_OR_HELD + ", 0, " + DeliveryOrder.firstAttempt("?")
+            + ", case when c.ordered = false and " + StateColumns.SENDS + " then ? end, ?" + SUBSCRIBERS;
 
-    /** PostgreSQL: take due rows nobody else is claiming right now, in one statement. */
+    /** PostgreSQL: take due rows nobody else is claiming right now, in one statement; an ordered callback's only in order. */
     static final String CLAIM_POSTGRES = """
             update deliveries set lease_owner = :token, next_attempt_at = :leaseUntil
             where id in (select id from deliveries
                          where state = 'pending' and next_attempt_at <= :now and callback_id not in (<busy>)
+                           and\s""" + DeliveryOrder.CLAIMABLE_POSTGRES + """
+
                          order by next_attempt_at limit :limit
                          for update skip locked)
             returning id""";
@@ -85,6 +93,8 @@ final class DeliveryStore {
     static final String CANDIDATES = """
             select id from deliveries
             where state = 'pending' and next_attempt_at <= :now and callback_id not in (<busy>)
+              and\s""" + DeliveryOrder.CLAIMABLE_H2 + """
+
             order by state, next_attempt_at limit :limit""";
 
     /**
@@ -101,7 +111,7 @@ final class DeliveryStore {
             select d.id, d.callback_id, d.kind, d.attempts, d.event_id,
                    e.name, e.object_id, e.account_id as event_account_id, e.user_id as event_user_id,
                    c.uri, c.verifier_sealed, c.account_id as callback_account_id, c.user_id as callback_user_id,
-                   c.verified, c.disabled, c.rekeying_since, c.failing_since, c.rate_limit,
+                   c.verified, c.disabled, c.rekeying_since, c.failing_since, c.rate_limit, c.ordered,
                    t.signature as test_signature, t.copies as test_copies, t.delay_seconds as test_delay, t.send_order as test_order,
                    t.sequence_id as test_sequence, t.sequence_position as test_position""";
 
@@ -201,7 +211,8 @@ final class DeliveryStore {
      */
     static final String REPACE = """
             update deliveries set next_attempt_at = :now
-            where callback_id = :callbackId and state = 'pending' and attempts = 0 and lease_owner is null and next_attempt_at > :now""";
+            where callback_id = :callbackId and state = 'pending' and attempts = 0 and lease_owner is null and next_attempt_at > :now
+              and next_attempt_at <>\s""" + DeliveryOrder.PARKED_SQL;   // parked behind an earlier one of an ordered callback: not paced yet
 
     /** The new code verified: everything held is due at once; attempts so far count on (the retry schedule goes on). */
     static final String RELEASE_HELD_OF_CALLBACK = """
@@ -282,7 +293,7 @@ final class DeliveryStore {
             } else {
                 // Ascending ids: two processes claiming at once then lock rows in the same order, which
                 // makes them wait for each other instead of deadlocking.
-                candidates.addAll(h.createQuery(CANDIDATES).defineList("busy", notIn)
+                candidates.addAll(h.createQuery(CANDIDATES).defineList("busy", notIn).defineList("ordered", DeliveryOrder.orderedCallbacks(h))
                         .bind("now", now).bind("limit", limit).mapTo(Long.class).stream().sorted().toList());
                 if (!candidates.isEmpty()) {
                     var batch = h.prepareBatch(CLAIM_ONE);
@@ -343,33 +354,38 @@ final class DeliveryStore {
     static int fanOut(Handle h, long eventId, String accountId, String name, String noun, Instant now, Instant due) {
         return PlainJdbc.update(h, FAN_OUT, s -> {
             s.setLong(1, eventId);
-            TimeMapping.bind(s, 2, due);
-            TimeMapping.bind(s, 3, now);
-            bindSubscribers(s, 4, accountId, name, noun);
+            TimeMapping.bind(s, 2, due);   // a callback not ordered: first due then
+            TimeMapping.bind(s, 3, now);   // an ordered one's: waiting unless what is before it is in flight...
+            TimeMapping.bind(s, 4, due);   // ...else due then
+            TimeMapping.bind(s, 5, now);
+            bindSubscribers(s, 6, accountId, name, noun);
         });
     }
 
-    /** What a leased fan-out queued: how many deliveries (held ones included), and those leased for sending now. */
+    /** What a leased fan-out queued: how many deliveries (held and ordered callbacks' included), and those leased for sending now. */
     record Published(int queued, List<ClaimedDelivery> leased) {}
 
     /**
-     * Queues a delivery of the event for each subscriber, leased with this token until then (held,
-     * unleased, for a re-keying callback), and reads the leased ones back for sending: one statement
-     * on PostgreSQL, an insert and a read through the event's index on H2.
+     * Queues a delivery of the event for each subscriber, leased with this token until then (unleased
+     * for a re-keying callback, held, and for an ordered one, DeliveryOrder), and reads the leased ones
+     * back for sending: one statement on PostgreSQL, an insert and a read through the event's index on H2.
      */
     static Published fanOutLeased(Handle h, Database.Dialect dialect, long eventId, String accountId, String name, String noun,
                                   Instant now, String token, Instant leaseUntil) {
         PlainJdbc.Binder insert = s -> {
             s.setLong(1, eventId);
             TimeMapping.bind(s, 2, leaseUntil);
-            s.setString(3, token);
+            TimeMapping.bind(s, 3, now);
             TimeMapping.bind(s, 4, now);
-            bindSubscribers(s, 5, accountId, name, noun);
+            s.setString(5, token);
+            TimeMapping.bind(s, 6, now);
+            bindSubscribers(s, 7, accountId, name, noun);
         };
         if (dialect == Database.Dialect.POSTGRESQL) {
-            // Every inserted row comes back; those of a callback that does not send now were inserted held (PENDING_OR_HELD).
+            // Every inserted row comes back; those of a callback that does not send now were inserted
+            // held (PENDING_OR_HELD), those of an ordered one unleased.
             List<ClaimedDelivery> all = PlainJdbc.query(h, FAN_OUT_LEASED_RETURNING, insert, ClaimedMapper::read);
-            return new Published(all.size(), all.stream().filter(d -> d.callbackState().sends()).toList());
+            return new Published(all.size(), all.stream().filter(d -> d.callbackState().sends() && !d.ordered()).toList());
         }
         int queued = PlainJdbc.update(h, FAN_OUT_LEASED, insert);
         if (queued == 0) return new Published(0, List.of());
@@ -418,7 +434,7 @@ final class DeliveryStore {
                     event, rs.getString("name"), rs.getLong("object_id"), rs.getString("event_account_id"), rs.getLong("event_user_id"),
                     rs.getString("uri"), rs.getString("verifier_sealed"), rs.getString("callback_account_id"), rs.getLong("callback_user_id"),
                     StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled"), TimeMapping.read(rs, "rekeying_since") != null),
-                    TimeMapping.read(rs, "failing_since"), rateLimit(rs), testSend(rs));
+                    TimeMapping.read(rs, "failing_since"), rateLimit(rs), testSend(rs), rs.getBoolean("ordered"));
         }
 
         private static Integer rateLimit(ResultSet rs) throws SQLException {

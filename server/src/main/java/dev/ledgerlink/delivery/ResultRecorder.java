@@ -14,8 +14,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * latest attempt (what the console's callback list shows), each delivery's new state (delivered,
  * retry at, dropped: what {@link RetryRule} says follows its attempt), and each callback's outcome,
  * reported to the callbacks capability ({@link DeliveryFailures}), which decides whether that
- * disables it. What the operator must hear about (a callback disabled, deliveries dropped) goes to
+ * disables it; when an ordered callback's delivery ends, the next one of it is made due
+ * ({@link DeliveryOrder}). What the operator must hear about (a callback disabled, deliveries dropped) goes to
  * the operator notices in the same transaction. Metrics and audit lines are written once that
  * transaction has committed: a batch that fails and is written again row by row is counted once, by
  * the writes that stuck. State changes apply only while the worker still holds the lease; the
@@ -57,12 +60,15 @@ final class ResultRecorder implements AutoCloseable {
     private final DeliveryMetrics metrics;
     private final OperatorNotices notices;
     private final AuditLog audit;
+    private final Runnable nextInOrderDue;
     private final LinkedBlockingQueue<Result> queue = new LinkedBlockingQueue<>();
     private final Thread writer;
     private volatile boolean running = true;
 
+    /** {@code nextInOrderDue}: told after a commit that made an ordered callback's next delivery due (the engine claims it at once). */
     ResultRecorder(Jdbi jdbi, Clock clock, RetryRule rule, DeliveryFailures failures, DeliveryMetrics metrics,
-                   OperatorNotices notices, AuditLog audit) {
+                   OperatorNotices notices, AuditLog audit, Runnable nextInOrderDue) {
+        this.nextInOrderDue = nextInOrderDue;
         this.jdbi = jdbi;
         this.clock = clock;
         this.rule = rule;
@@ -198,6 +204,15 @@ final class ResultRecorder implements AutoCloseable {
             });
             for (int i = 0; i < applied.length; i++) {
                 if (applied[i] != 0) drops.add(dropped.get(i).d(), 1);
+            }
+            // An ordered callback's delivery that ended lets the next one of it go (DeliveryOrder).
+            Set<Long> nextInOrder = new LinkedHashSet<>();
+            for (List<Ended> ended : List.of(delivered, dropped)) {
+                for (Ended e : ended) if (e.d().ordered() && !e.d().isVerification()) nextInOrder.add(e.d().callbackId());
+            }
+            if (!nextInOrder.isEmpty()) {
+                DeliveryOrder.promote(h, nextInOrder, now);
+                h.afterCommit(nextInOrderDue::run);
             }
             for (DeliveryFailures.Disabled off : failures.record(h, reports, now)) {
                 disabled(h, callbacks.get(off.callbackId()), off, now, drops, tally);

@@ -8,11 +8,11 @@ import java.util.Set;
 
 /**
  * The body of PATCH /internal/v1/admin/callbacks/{callback_id}: {@code {"rate_limit": 5}}, null for
- * none. A field that names no setting is refused, so a misspelt setting never passes for a change.
+ * none; {@code {"ordered": true}}, false to clear. A field that names no setting is refused, so a misspelt setting never passes for a change.
  * A new setting is one more name in {@link #FIELDS} and one more block in {@link #parse}.
  */
 final class OperatorSettingsJson {
-    static final Set<String> FIELDS = Set.of("rate_limit");
+    static final Set<String> FIELDS = Set.of("rate_limit", "ordered");
 
     private OperatorSettingsJson() {}
 
@@ -32,6 +32,11 @@ final class OperatorSettingsJson {
             } else {
                 v.add("rate_limit", RateLimit.RULE + ", or null");
             }
+        }
+        JsonNode ordered = body.get("ordered");
+        if (ordered != null) {
+            if (ordered.isBoolean()) settings = settings.withOrdered(ordered.booleanValue());
+            else v.add("ordered", "must be true or false");
         }
         v.throwIfInvalid();
         return settings;

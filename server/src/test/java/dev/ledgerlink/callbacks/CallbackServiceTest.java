@@ -70,6 +70,11 @@ class CallbackServiceTest {
                     public int repace(org.jdbi.v3.core.Handle transaction, long callbackId, Instant now) {
                         throw new AssertionError("nothing of these tests changes a rate limit");
                     }
+
+                    @Override
+                    public void orderChanged(org.jdbi.v3.core.Handle transaction, long callbackId, boolean ordered, Instant now) {
+                        throw new AssertionError("nothing of these tests changes the order setting");
+                    }
                 }, () -> {});
         accountId = f.account().accountId();
         owner = new TokenPrincipal(f.user().id(), f.app().id(),
@@ -308,6 +313,11 @@ class CallbackServiceTest {
 
                     @Override
                     public int repace(org.jdbi.v3.core.Handle transaction, long callbackId, Instant now) {
+                        throw new AssertionError("not reached");
+                    }
+
+                    @Override
+                    public void orderChanged(org.jdbi.v3.core.Handle transaction, long callbackId, boolean ordered, Instant now) {
                         throw new AssertionError("not reached");
                     }
                 }, () -> {});

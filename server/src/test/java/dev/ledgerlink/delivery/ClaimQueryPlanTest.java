@@ -22,7 +22,7 @@ class ClaimQueryPlanTest {
         boolean postgres = TestDatabases.postgres();
         server.services().database().jdbi().useHandle(h -> QueryPlans.assertReadInIndexOrder(h,
                 postgres ? DeliveryStore.CLAIM_POSTGRES : DeliveryStore.CANDIDATES, q -> {
-                    q.defineList("busy", List.of(-1L, 7L)).bind("now", Instant.now()).bind("limit", 100);
+                    q.defineList("busy", List.of(-1L, 7L)).defineList("ordered", List.of(3L)).bind("now", Instant.now()).bind("limit", 100);
                     return postgres ? q.bind("token", "plan").bind("leaseUntil", Instant.now()) : q;
                 }));
     }
@@ -39,8 +39,8 @@ class ClaimQueryPlanTest {
             if (TestDatabases.postgres()) {
                 Instant now = Instant.now();
                 QueryPlans.assertFoundThrough(h, DeliveryStore.FAN_OUT_LEASED_RETURNING, "callbacks", "-", "callbacks_pkey",
-                        q -> q.bind(0, 3L).bind(1, now).bind(2, "plan").bind(3, now)
-                                .bind(4, "acct").bind(5, "invoice").bind(6, "invoice.create").bind(7, "invoice"));
+                        q -> q.bind(0, 3L).bind(1, now).bind(2, now).bind(3, now).bind(4, "plan").bind(5, now)
+                                .bind(6, "acct").bind(7, "invoice").bind(8, "invoice.create").bind(9, "invoice"));
             } else {
                 QueryPlans.assertFoundThrough(h, DeliveryStore.LOAD_PUBLISHED, "deliveries", "deliveries_event", "-",
                         q -> q.bind(0, 3L).bind(1, "plan"));

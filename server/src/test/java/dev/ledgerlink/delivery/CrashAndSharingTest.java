@@ -3,10 +3,13 @@ package dev.ledgerlink.delivery;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ledgerlink.callbacks.OperatorCallbacks;
 import dev.ledgerlink.testing.Receiver;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -94,6 +97,84 @@ class CrashAndSharingTest {
                 assertEquals(2L * events, attempts);
             }
         }
+    }
+
+    /** The callback of the set-up whose uri is the receiver's, set to ordered delivery as an operator does. */
+    private static long ordered(SharedQueue s, Receiver r) {
+        long id = s.services().database().jdbi().withHandle(h -> h.createQuery("select id from callbacks where uri = :uri")
+                .bind("uri", r.uri()).mapTo(Long.class).one());
+        assertTrue(s.services().operatorCallbacks().change(id, dev.ledgerlink.callbacks.OperatorSettings.none().withOrdered(true)).ordered());
+        return id;
+    }
+
+    /** Keeps the object ids of the notifications in arrival order, answering 200 after {@code millis}. */
+    private static Function<Receiver.Request, Receiver.Answer> inArrivalOrder(List<Long> arrived, long millis) {
+        return r -> {
+            arrived.add(Long.parseLong(r.param("object_id")));
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Receiver.Answer.of(200);
+        };
+    }
+
+    /**
+     * An ordered callback across a SIGKILL: what it receives never goes back to an earlier event (the
+     * one in flight at the kill may come again, being at least once, but nothing after it came first).
+     */
+    @Test
+    void anOrderedCallbackKeepsItsOrderAcrossASigkill() throws Exception {
+        List<Long> arrived = new CopyOnWriteArrayList<>();
+        try (Receiver a = new Receiver(); Receiver b = new Receiver();
+             SharedQueue s = SharedQueue.create(dir, new SharedQueue.Subscription("invoice", a), new SharedQueue.Subscription("invoice.create", b))) {
+            a.answer(inArrivalOrder(arrived, 5));
+            b.answer(r -> Receiver.Answer.of(200));
+            ordered(s, a);
+            int events = 150;
+            s.publish(events);
+            Path log = dir.resolve("ordered-kill.log");
+            try (ServerProcess first = ServerProcess.start(s.db(), s.key(), log, FAST)) {
+                Deliveries.await("the first server has sent some in order", () -> arrived.size() >= 30);
+                first.kill();
+            }
+            try (ServerProcess ignored = ServerProcess.start(s.db(), s.key(), log, FAST)) {
+                Deliveries.await("every delivery made (" + arrived.size() + " of " + events + ", log " + log + ")",
+                        () -> s.count("delivered") == 2L * events);
+            }
+            assertNondecreasingFromOneTo(events, arrived);
+        }
+    }
+
+    /** Two servers on one database take turns on an ordered callback's deliveries, one at a time, in order. */
+    @Test
+    void twoServersOnOneDatabaseKeepAnOrderedCallbacksOrder() throws Exception {
+        List<Long> arrived = new CopyOnWriteArrayList<>();
+        try (Receiver a = new Receiver(); Receiver b = new Receiver();
+             SharedQueue s = SharedQueue.create(dir, new SharedQueue.Subscription("invoice", a), new SharedQueue.Subscription("invoice", b))) {
+            a.answer(inArrivalOrder(arrived, 2));
+            b.answer(r -> Receiver.Answer.of(200));
+            ordered(s, a);
+            Path log = dir.resolve("ordered-servers.log");
+            String[] settings = {"delivery.lease=PT5M", "delivery.poll-interval=PT0.05S"};
+            try (ServerProcess one = ServerProcess.start(s.db(), s.key(), log, settings);
+                 ServerProcess two = ServerProcess.start(s.db(), s.key(), log, settings)) {
+                int events = 150;
+                s.publish(events);
+                Deliveries.await("all delivered (" + arrived.size() + "; pending: " + pendingRows(s) + ")",
+                        () -> s.count("delivered") == 2L * events);
+                assertEquals(java.util.stream.LongStream.rangeClosed(1, events).boxed().toList(), arrived, "each once, in publish order");
+            }
+        }
+    }
+
+    /** Every object id from 1 to {@code last} arrived, and none after a later one (a repeat of the latest is at least once). */
+    private static void assertNondecreasingFromOneTo(int last, List<Long> arrived) {
+        for (int i = 1; i < arrived.size(); i++) {
+            assertTrue(arrived.get(i) >= arrived.get(i - 1), "an earlier event after a later one at " + i + ": " + arrived);
+        }
+        assertEquals(java.util.stream.LongStream.rangeClosed(1, last).boxed().toList(), arrived.stream().distinct().toList());
     }
 
     private static String failedAttempts(SharedQueue s) {

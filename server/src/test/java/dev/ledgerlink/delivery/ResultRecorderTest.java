@@ -57,7 +57,7 @@ class ResultRecorderTest {
         AttemptOutcome ok = new AttemptOutcome(200, MARK_MS, null, null, "ok", null);
         AttemptOutcome failed = new AttemptOutcome(500, MARK_MS, "HTTP 500", null, "no", null);
         try (ResultRecorder recorder = new ResultRecorder(jdbi, server.clock, new RetryRule(new RetrySchedule(List.of(Duration.ofMinutes(1)))),
-                new FailureRuns(new DisablePolicy(Duration.ofDays(5)), new CallbackDeliveries()), metrics, OperatorNotices.off(), server.services().audit())) {
+                new FailureRuns(new DisablePolicy(Duration.ofDays(5)), new CallbackDeliveries(new DeliveryOrder(Duration.ofMinutes(1)))), metrics, OperatorNotices.off(), server.services().audit(), () -> {})) {
             recorder.writeOrSplit(List.of(
                     new ResultRecorder.Result(deliveries.get(0), "not-the-lease", at, null, ok, null),
                     new ResultRecorder.Result(deliveries.get(1), "not-the-lease", at, null, ok, null),
@@ -95,8 +95,8 @@ class ResultRecorderTest {
         AttemptOutcome ok = new AttemptOutcome(200, MARK_MS, null, null, "ok", null);
         AttemptOutcome failed = new AttemptOutcome(503, MARK_MS, "HTTP 503", null, "no", null);
         try (ResultRecorder recorder = new ResultRecorder(jdbi, server.clock, new RetryRule(new RetrySchedule(List.of(Duration.ofMinutes(1)))),
-                new FailureRuns(new DisablePolicy(Duration.ofDays(5)), new CallbackDeliveries()), new DeliveryMetrics(new SimpleMeterRegistry()), OperatorNotices.off(),
-                server.services().audit())) {
+                new FailureRuns(new DisablePolicy(Duration.ofDays(5)), new CallbackDeliveries(new DeliveryOrder(Duration.ofMinutes(1)))), new DeliveryMetrics(new SimpleMeterRegistry()), OperatorNotices.off(),
+                server.services().audit(), () -> {})) {
             recorder.writeOrSplit(List.of(
                     new ResultRecorder.Result(d, "not-the-lease", at.plusSeconds(2), null, failed, null),
                     new ResultRecorder.Result(d, "not-the-lease", at.plusSeconds(1), null, ok, null),
