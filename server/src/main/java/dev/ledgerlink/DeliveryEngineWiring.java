@@ -13,6 +13,7 @@ import dev.ledgerlink.retry.RetryRule;
 import dev.ledgerlink.retry.RetrySchedule;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.tracing.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 
@@ -24,7 +25,7 @@ import java.time.Clock;
 final class DeliveryEngineWiring {
     private DeliveryEngineWiring() {}
 
-    static DeliveryEngine create(Settings s, Clock clock, Database database, SecretBox secretBox, MeterRegistry metrics,
+    static DeliveryEngine create(Settings s, Clock clock, Database database, SecretBox secretBox, MeterRegistry metrics, Tracing tracing,
                                 OperatorNotices notices, AuditLog audit, PublicAddressGate addressGate, CallbackQueue callbackQueue) {
         DeliverySettings d = DeliverySettings.from(s);
         var config = new DeliveryEngine.Config(
@@ -37,7 +38,8 @@ final class DeliveryEngineWiring {
                 d.concurrency(),
                 d.perCallbackConcurrency(),
                 addressGate,
-                userAgent());
+                userAgent(),
+                tracing);
         DeliveryEngine.allowHostHeaderOfPinnedRequests();   // JVM-wide: before the engine's sender makes its HTTP client
         return new DeliveryEngine(config, database, clock, secretBox, metrics, notices, audit);
     }

@@ -10,6 +10,7 @@ import dev.ledgerlink.notifications.NotificationSettings;
 import dev.ledgerlink.retention.RetentionWorker;
 import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.tracing.Tracing;
 import dev.ledgerlink.web.ManagementServer;
 import dev.ledgerlink.web.WebServer;
 import io.javalin.Javalin;
@@ -63,8 +64,9 @@ public final class LedgerlinkServer implements AutoCloseable {
         }
         Database db = openDatabase(settings, metrics);
         List<AutoCloseable> workers = new ArrayList<>();
+        Tracing tracing = Tracing.from(settings);
         try {
-            Services services = Services.withDeliveryEngine(settings, clock, resolver, db, metrics);
+            Services services = Services.withDeliveryEngine(settings, clock, resolver, db, metrics, tracing);
             services.deliveryEngine().ifPresent(workers::add);
             if (settings.get(Setting.BASE_URL).isBlank() && !settings.flag(Setting.DEV)) {
                 org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn("base-url is not set: discovery and the "
@@ -81,6 +83,7 @@ public final class LedgerlinkServer implements AutoCloseable {
             return new LedgerlinkServer(services, web, management, workers, gc);
         } catch (RuntimeException e) {
             closeAll(workers);
+            tracing.close();
             db.close();
             throw e;
         }
@@ -119,11 +122,12 @@ public final class LedgerlinkServer implements AutoCloseable {
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 
-    /** Stops taking requests, lets workers finish what they hold, then closes the database. */
+    /** Stops taking requests, lets workers finish what they hold, sends the spans still waiting, then closes the database. */
     @Override
     public void close() {
         web.stop();
         closeAll(workers);
+        services.tracing().close();
         gcMetrics.close();
         services.database().close();
     }

@@ -34,6 +34,7 @@ import dev.ledgerlink.secrets.PasswordHasher;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.secrets.SecretKeys;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.tracing.Tracing;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.util.Optional;
@@ -48,6 +49,7 @@ public record Services(
         Clock clock,
         Database database,
         PrometheusMeterRegistry metrics,
+        Tracing tracing,
         AuditLog audit,
         UserService users,
         AccountService accounts,
@@ -65,22 +67,27 @@ public record Services(
         RetentionSweeper retention,
         Optional<DeliveryEngine> deliveryEngine) {
 
-    /** The services of a process that runs no delivery engine (the CLI): what it queues, a server's engine sends. */
+    /**
+     * The services of a process that runs no delivery engine (the CLI): what it queues, a server's
+     * engine sends. It records no traces: events it publishes carry no trace context, and their
+     * deliveries start traces of their own.
+     */
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
-        return build(settings, clock, PublicAddressGate.SYSTEM, database, metrics, false);
+        return build(settings, clock, PublicAddressGate.SYSTEM, database, metrics, Tracing.OFF, false);
     }
 
     /**
      * The services of a server process, its delivery engine started; {@code resolver} answers the
-     * public-address gate's look-ups (the system's, or a test's). The caller stops the engine.
+     * public-address gate's look-ups (the system's, or a test's); {@code tracing} records its spans.
+     * The caller stops the engine, then closes {@code tracing}.
      */
     public static Services withDeliveryEngine(Settings settings, Clock clock, PublicAddressGate.Resolver resolver, Database database,
-                                              PrometheusMeterRegistry metrics) {
-        return build(settings, clock, resolver, database, metrics, true);
+                                              PrometheusMeterRegistry metrics, Tracing tracing) {
+        return build(settings, clock, resolver, database, metrics, tracing, true);
     }
 
     private static Services build(Settings settings, Clock clock, PublicAddressGate.Resolver resolver, Database database,
-                                  PrometheusMeterRegistry metrics, boolean runEngine) {
+                                  PrometheusMeterRegistry metrics, Tracing tracing, boolean runEngine) {
         boolean devMode = settings.flag(Setting.DEV);
         // The one decision of development mode's exemption from the address rules, for registration and sending alike.
         var addressGate = PublicAddressGate.of(devMode, resolver);
@@ -98,7 +105,7 @@ public record Services(
         var notices = NotificationSettings.from(settings).isPresent() ? OperatorNotices.on() : OperatorNotices.off();
         var callbackQueue = new CallbackDeliveries();
         Optional<DeliveryEngine> engine = runEngine
-                ? Optional.of(DeliveryEngineWiring.create(settings, clock, database, secretBox, metrics, notices, audit, addressGate, callbackQueue))
+                ? Optional.of(DeliveryEngineWiring.create(settings, clock, database, secretBox, metrics, tracing, notices, audit, addressGate, callbackQueue))
                 : Optional.empty();
         try {
             var deliveries = new DeliveryService(jdbi, database.dialect(), clock, new Recovery(
@@ -107,7 +114,7 @@ public record Services(
             var deliveryReads = new DeliveryReads(jdbi);
             var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, new CallbackUriRule(addressGate), audit,
                     callbackQueue, deliveries::enqueued);
-            Services services = new Services(settings, clock, database, metrics, audit,
+            Services services = new Services(settings, clock, database, metrics, tracing, audit,
                     users,
                     accounts,
                     applications,
@@ -116,7 +123,7 @@ public record Services(
                     secretBox,
                     deliveries,
                     deliveryReads,
-                    new EventPublisher(jdbi, database.groupCommit(), database.dialect(), clock, (h, eventId, accountId, name, noun, now) -> {
+                    new EventPublisher(jdbi, database.groupCommit(), database.dialect(), clock, tracing, (h, eventId, accountId, name, noun, now) -> {
                         DeliveryService.Queued q = deliveries.fanOut(h, eventId, accountId, name, noun, now);
                         return new FanOut.Queued(q.deliveries(), q.afterCommit());
                     }),

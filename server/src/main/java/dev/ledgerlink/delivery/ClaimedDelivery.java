@@ -1,11 +1,13 @@
 package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.callbacks.CallbackStateMachine.State;
+import dev.ledgerlink.tracing.TraceHeaders;
 import java.time.Instant;
 
 /**
  * A delivery a worker holds the lease of, with what sending it needs from its callback and event;
- * {@code callbackState} is the callback's state as the row was leased.
+ * {@code callbackState} is the callback's state as the row was leased; {@code trace} the trace context
+ * its event kept from its publish (null: a verification request, or an event published without one).
  */
 public record ClaimedDelivery(
         long id,
@@ -22,7 +24,8 @@ public record ClaimedDelivery(
         String callbackAccountId,
         long callbackUserId,
         State callbackState,
-        Instant failingSince) {
+        Instant failingSince,
+        TraceHeaders trace) {
 
     boolean isVerification() {
         return kind == DeliveryKind.VERIFICATION;

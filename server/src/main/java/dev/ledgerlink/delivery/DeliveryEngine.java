@@ -8,6 +8,8 @@ import dev.ledgerlink.retry.RetryRule;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.tracing.AttemptSpan;
+import dev.ledgerlink.tracing.Tracing;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,6 +56,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private final Duration pollInterval;
     private final int perCallbackLimit;
     private final String userAgent;
+    private final Tracing tracing;
     private final DeliveryMetrics metrics;
     private final DeliverySender sender;
     private final ResultRecorder recorder;
@@ -87,6 +90,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         // of the slots for healthy endpoints, however many endpoints hang.
         this.perCallbackLimit = Math.max(1, Math.min(config.perCallbackConcurrency(), config.concurrency() / 4));
         this.userAgent = config.userAgent();
+        this.tracing = config.tracing();
         this.metrics = new DeliveryMetrics(registry);
         this.slots = new Semaphore(config.concurrency());
         this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock);
@@ -103,7 +107,8 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
 
     /** What the engine is told by the settings. */
     public record Config(RetryRule retryRule, DeliveryFailures failures, Duration timeout, Duration lease, Duration stallMargin,
-                         Duration pollInterval, int concurrency, int perCallbackConcurrency, PublicAddressGate addressGate, String userAgent) {}
+                         Duration pollInterval, int concurrency, int perCallbackConcurrency, PublicAddressGate addressGate, String userAgent,
+                         Tracing tracing) {}
 
     /**
      * Once per process, at start, before any HTTP client exists: lets the sender pin an http request to
@@ -245,17 +250,24 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         }
     }
 
+    /** One attempt, in a span that continues the trace its event kept (Tracing#attempt); the request carries its traceparent. */
     private void attempt(ClaimedDelivery d, String token, String code) {
         Instant at = DbTime.now(clock);
+        AttemptSpan trace = null;
         WebhookRequest request = null;
+        AttemptOutcome outcome = null;
         try {
-            request = WebhookRequest.build(d, code, at.getEpochSecond(), userAgent);
-            AttemptOutcome outcome = sender.send(d.uri(), request);
+            trace = tracing.attempt(d.trace(), d.id(), d.callbackId(), d.eventId(), d.attempts() + 1);
+            request = WebhookRequest.build(d, code, at.getEpochSecond(), userAgent, trace.headers());
+            outcome = sender.send(d.uri(), request);
             metrics.attempt.record(Duration.ofMillis(outcome.durationMs()));
             recorder.record(d, token, at, request, outcome);
         } catch (RuntimeException e) {
-            recorder.record(d, token, at, request, AttemptOutcome.noResponse(0, "internal error: " + e.getClass().getSimpleName()));
+            AttemptOutcome failed = AttemptOutcome.noResponse(0, "internal error: " + e.getClass().getSimpleName());
+            if (outcome == null) outcome = failed;
+            recorder.record(d, token, at, request, failed);
         } finally {
+            if (trace != null && outcome != null) trace.ended(outcome.status(), outcome.durationMs(), outcome.error());
             inFlightPerCallback.get(d.callbackId()).decrementAndGet();
             slots.release();
             if (leftWork && slots.availablePermits() >= perCallbackLimit) wakeups.release();

@@ -6,6 +6,7 @@ import dev.ledgerlink.store.Deadlocks;
 import dev.ledgerlink.store.H2IndexChoice;
 import dev.ledgerlink.store.TimeMapping;
 import dev.ledgerlink.store.PlainJdbc;
+import dev.ledgerlink.tracing.TraceHeaders;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -94,7 +95,7 @@ final class DeliveryStore {
             select d.id, d.callback_id, d.kind, d.attempts, d.event_id,
                    e.name, e.object_id, e.account_id as event_account_id, e.user_id as event_user_id,
                    c.uri, c.verifier_sealed, c.account_id as callback_account_id, c.user_id as callback_user_id,
-                   c.verified, c.disabled, c.failing_since""";
+                   c.verified, c.disabled, c.failing_since, e.trace_parent, e.trace_state""";
 
     private static final String LOAD = SENDABLE + """
 
@@ -292,7 +293,8 @@ final class DeliveryStore {
             return new ClaimedDelivery(rs.getLong("id"), rs.getLong("callback_id"), DeliveryKind.stored(rs.getString("kind")), rs.getInt("attempts"),
                     event, rs.getString("name"), rs.getLong("object_id"), rs.getString("event_account_id"), rs.getLong("event_user_id"),
                     rs.getString("uri"), rs.getString("verifier_sealed"), rs.getString("callback_account_id"), rs.getLong("callback_user_id"),
-                    StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled")), TimeMapping.read(rs, "failing_since"));
+                    StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled")), TimeMapping.read(rs, "failing_since"),
+                    TraceHeaders.stored(rs.getString("trace_parent"), rs.getString("trace_state")));
         }
     }
 

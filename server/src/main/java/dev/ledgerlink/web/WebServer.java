@@ -56,6 +56,7 @@ public final class WebServer {
             config.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new JettyErrors.ContextLevel()));
             config.requestLogger.http((ctx, ms) -> recordRequest(services, ctx, ms));
 
+            config.routes.before(ctx -> RequestTracing.start(ctx, services.tracing()));   // first: the span covers the whole request
             config.routes.before(RequestIds::assign);
             config.routes.exception(ServiceException.class, WebServer::renderServiceException);
             config.routes.exception(HttpResponseException.class, (e, ctx) -> renderHttpException(e, ctx, services));
@@ -134,6 +135,7 @@ public final class WebServer {
 
     private static void recordRequest(Services services, Context ctx, Float ms) {
         String route = routeOf(ctx);
+        RequestTracing.end(ctx, route.equals(UNMATCHED) ? null : route);
         Timer.builder("http.server.requests")
                 .tags("method", ctx.method().name(), "route", route, "status", Integer.toString(ctx.statusCode()))
                 .publishPercentileHistogram(false)
@@ -147,13 +149,15 @@ public final class WebServer {
         MDC.remove("request_id");
     }
 
+    private static final String UNMATCHED = "unmatched";
+
     /** The route pattern (not the raw path, whose ids would explode the metric's cardinality). */
     private static String routeOf(Context ctx) {
         try {
             var endpoint = ctx.endpoints().matchedHttpEndpoint();
-            return endpoint == null ? "unmatched" : endpoint.path;
+            return endpoint == null ? UNMATCHED : endpoint.path;
         } catch (RuntimeException e) {
-            return "unmatched";
+            return UNMATCHED;
         }
     }
 

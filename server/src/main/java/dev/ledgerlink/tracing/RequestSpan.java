@@ -1,0 +1,37 @@
+package dev.ledgerlink.tracing;
+
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Scope;
+
+/** The span of one HTTP request, current on its thread from {@link Tracing#request} until {@link #end}. */
+public final class RequestSpan {
+    static final RequestSpan NONE = new RequestSpan(null, null, null);
+
+    private final Span span;
+    private final String method;
+    private final Scope scope;
+
+    RequestSpan(Span span, String method, Scope scope) {
+        this.span = span;
+        this.method = method;
+        this.scope = scope;
+    }
+
+    /**
+     * Ends the span once the response is written, on the thread that started it: named after the
+     * matched route ({@code null}: none matched, the method alone), with the status and request id.
+     */
+    public void end(String route, int status, String requestId) {
+        if (span == null) return;
+        scope.close();
+        if (route != null) {
+            span.updateName(method + " " + route);
+            span.setAttribute(SpanNames.HTTP_ROUTE, route);
+        }
+        span.setAttribute(SpanNames.HTTP_STATUS, status);
+        if (requestId != null) span.setAttribute(SpanNames.REQUEST_ID, requestId);
+        if (status >= 500) span.setStatus(StatusCode.ERROR);
+        span.end();
+    }
+}
