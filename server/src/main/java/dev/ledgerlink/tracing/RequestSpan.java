@@ -11,11 +11,13 @@ public final class RequestSpan {
     private final Span span;
     private final String method;
     private final Scope scope;
+    private final Thread thread;
 
     RequestSpan(Span span, String method, Scope scope) {
         this.span = span;
         this.method = method;
         this.scope = scope;
+        this.thread = Thread.currentThread();
     }
 
     /**
@@ -24,7 +26,9 @@ public final class RequestSpan {
      */
     public void end(String route, int status, String requestId) {
         if (span == null) return;
-        scope.close();
+        // Javalin runs a request's handlers and its request logger on one thread; should it ever not,
+        // closing here would reset another thread's context, so the span is only ended.
+        if (Thread.currentThread() == thread) scope.close();
         if (route != null) {
             span.updateName(method + " " + route);
             span.setAttribute(SpanNames.HTTP_ROUTE, route);
