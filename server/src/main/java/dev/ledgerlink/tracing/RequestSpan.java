@@ -20,6 +20,11 @@ public final class RequestSpan {
         this.thread = Thread.currentThread();
     }
 
+    /** The trace's id (32 hex digits), for the request's log lines. */
+    public String traceId() {
+        return span.getSpanContext().getTraceId();
+    }
+
     /**
      * Ends the span once the response is written, on the thread that started it: named after the
      * matched route ({@code null}: none matched, the method alone), with the status and request id.
