@@ -135,7 +135,6 @@ public final class WebServer {
 
     private static void recordRequest(Services services, Context ctx, Float ms) {
         String route = routeOf(ctx);
-        RequestTracing.end(ctx, route.equals(UNMATCHED) ? null : route);
         Timer.builder("http.server.requests")
                 .tags("method", ctx.method().name(), "route", route, "status", Integer.toString(ctx.statusCode()))
                 .publishPercentileHistogram(false)
@@ -146,6 +145,7 @@ public final class WebServer {
         } else if (LOG.isDebugEnabled()) {
             LOG.debug("{} {} -> {} in {} ms", ctx.method(), ctx.path(), ctx.statusCode(), String.format("%.1f", ms));
         }
+        RequestTracing.end(ctx, route.equals(UNMATCHED) ? null : route);   // after the request's own log line, which carries its trace id
         MDC.remove("request_id");
     }
 

@@ -83,6 +83,33 @@ class TracingTest {
     }
 
     @Test
+    void aTracedRequestsLogLineCarriesItsTraceId() {
+        String traceId = "5b8aa5a2d2c872e8321cf37308d69df2";
+        var web = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.ledgerlink.web.WebServer");
+        var level = web.getLevel();
+        java.util.Queue<String> lines = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        var appender = new ch.qos.logback.core.AppenderBase<ch.qos.logback.classic.spi.ILoggingEvent>() {
+            @Override
+            protected void append(ch.qos.logback.classic.spi.ILoggingEvent e) {
+                // the MDC read here, on the thread that logged
+                lines.add(e.getMDCPropertyMap().get("trace_id") + " " + e.getFormattedMessage());
+            }
+        };
+        appender.setContext(web.getLoggerContext());
+        appender.start();
+        web.addAppender(appender);
+        web.setLevel(ch.qos.logback.classic.Level.DEBUG);
+        try {
+            server.http.get("/.well-known/oauth-authorization-server", "traceparent", "00-" + traceId + "-b7ad6b7169203331-01");
+            dev.ledgerlink.testing.Eventually.await("the request's log line", () -> lines.stream()
+                    .anyMatch(l -> l.startsWith(traceId + " GET /.well-known/oauth-authorization-server -> 200")));
+        } finally {
+            web.setLevel(level);
+            web.detachAppender(appender);
+        }
+    }
+
+    @Test
     void tokenGrantsAreSpansWithTheirTypeClientAndOutcomeAndNoTokenCodeOrSecretAnywhere() {
         String code = OAuthFlows.code(server, f);
         TestHttp.Response issued = OAuthFlows.exchange(server, f, code);
