@@ -108,6 +108,36 @@ class WebhookTraceparentTest {
         }
     }
 
+    /** A process that runs no engine (the CLI) stores the event with its trace context; the server's engine sends it. */
+    @Test
+    void anEventPublishedByTheCliWithATraceparentIsDeliveredInThatTrace() {
+        f.verificationsRecorded(f.verified("invoice", receiver).id());
+        receiver.clear();
+        var settings = server.services().settings();
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        String[] common = {"events", "publish", "--db", settings.get(Setting.DB_URL), "--set", "db.user=" + settings.get(Setting.DB_USER),
+                "--set", "secrets.key=" + settings.get(Setting.SECRETS_KEY), "--account", f.account().accountId(), "--name", "invoice.create",
+                "--user-id", Long.toString(f.user().id())};
+        int refused = dev.ledgerlink.cli.Main.run(new java.io.PrintWriter(out), new java.io.PrintWriter(err),
+                concat(common, "--object-id", "5", "--traceparent", "00-nope-01"));
+        assertTrue(refused != 0, "an invalid --traceparent is refused: " + out);
+        assertTrue(err.toString().contains("--traceparent must be a W3C traceparent"), err.toString());
+        int exit = dev.ledgerlink.cli.Main.run(new java.io.PrintWriter(out), new java.io.PrintWriter(new java.io.StringWriter()),
+                concat(common, "--object-id", "6", "--traceparent", PUBLISHER));
+        assertEquals(0, exit, out.toString());
+        server.clock.advance(java.time.Duration.ofMinutes(1));   // the CLI stamps the real time; the test server's clock stands still
+        Receiver.Request webhook = receiver.await(1).getFirst();
+        assertEquals("6", webhook.param("object_id"));
+        assertEquals(PUBLISHER, webhook.header("traceparent"));
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     private static dev.ledgerlink.config.Settings.Builder settings(dev.ledgerlink.config.Settings.Builder s, String key) {
         return s.set(Setting.SECRETS_KEY, key).set(Setting.OPERATOR_KEY, KEY).set(Setting.DELIVERY_POLL_INTERVAL, "PT0.1S");
     }
