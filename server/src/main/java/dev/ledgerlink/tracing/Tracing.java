@@ -47,6 +47,7 @@ public final class Tracing implements AutoCloseable {
     public static Tracing from(Settings settings) {
         TracingSettings t = TracingSettings.from(settings);
         if (!t.on()) return OFF;
+        SdkLogs.forward();
         BuildInfo build = BuildInfo.current();
         var ours = Resource.builder().put(SERVICE_NAME, SpanNames.SERVICE);
         if (build.known()) ours.put(SERVICE_VERSION, build.version());

@@ -219,6 +219,23 @@ class TracingTest {
         assertEquals(sent[1], attempt.traceId());
     }
 
+    /** The SDK's own complaints (here: no collector listening) reach the server's log, as its other lines do. */
+    @Test
+    void aCollectorThatCannotBeReachedIsReportedInTheServersLog() throws Exception {
+        int closedPort;
+        try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        String endpoint = "http://127.0.0.1:" + closedPort;
+        try (var logs = new dev.ledgerlink.testing.LogLines();
+             TestServer unreachable = TestServer.start(s -> s.set(Setting.TRACING_OTLP_ENDPOINT, endpoint)
+                     .set(Setting.TRACING_EXPORT_INTERVAL, "PT0.2S"))) {
+            assertEquals(200, unreachable.http.get("/.well-known/oauth-authorization-server").status());
+            dev.ledgerlink.testing.Eventually.await("the failed export in the log", () -> !logs.matching(
+                    l -> l.logger().startsWith("io.opentelemetry") && l.message().contains("export")).isEmpty());
+        }
+    }
+
     private TestHttp.Response publish(long objectId, String traceparent) {
         String body = "{\"name\": \"invoice.create\", \"account_id\": \"" + f.account().accountId() + "\", \"object_id\": " + objectId
                 + ", \"user_id\": " + f.user().id() + "}";
