@@ -56,7 +56,7 @@ public final class Tracing implements AutoCloseable {
                 .setResource(Resource.getDefault().merge(ours.build()))
                 .addSpanProcessor(BatchSpanProcessor.builder(exporter).setScheduleDelay(t.exportInterval()).build())
                 .build();
-        return new Tracing(provider, provider.get(SpanNames.INSTRUMENTATION, build.known() ? build.version() : null));
+        return new Tracing(provider, build.known() ? provider.get(SpanNames.INSTRUMENTATION, build.version()) : provider.get(SpanNames.INSTRUMENTATION));
     }
 
     /** Whether spans are recorded and exported. */
