@@ -4,6 +4,7 @@ import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.callbacks.CallbackQueue;
 import dev.ledgerlink.callbacks.DisablePolicy;
 import dev.ledgerlink.callbacks.FailureRuns;
+import dev.ledgerlink.callbacks.RekeyingLapses;
 import dev.ledgerlink.config.DeliverySettings;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.DeliveryEngine;
@@ -31,6 +32,7 @@ final class DeliveryEngineWiring {
         var config = new DeliveryEngine.Config(
                 new RetryRule(new RetrySchedule(d.retrySchedule())),
                 new FailureRuns(new DisablePolicy(d.disableAfter()), callbackQueue),
+                new RekeyingLapses(new DisablePolicy(d.disableAfter()), callbackQueue),
                 d.timeout(),
                 d.lease(),
                 d.stallMargin(),
@@ -39,6 +41,7 @@ final class DeliveryEngineWiring {
                 d.perCallbackConcurrency(),
                 addressGate,
                 userAgent(),
+                s.duration(dev.ledgerlink.config.Setting.SHUTDOWN_GRACE),
                 tracing);
         DeliveryEngine.allowHostHeaderOfPinnedRequests();   // JVM-wide: before the engine's sender makes its HTTP client
         return new DeliveryEngine(config, database, clock, secretBox, metrics, notices, audit);

@@ -11,6 +11,8 @@ import dev.ledgerlink.retention.RetentionWorker;
 import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.tracing.Tracing;
+import dev.ledgerlink.delivery.DeliveryEngine;
+import dev.ledgerlink.web.Draining;
 import dev.ledgerlink.web.ManagementServer;
 import dev.ledgerlink.web.WebServer;
 import io.javalin.Javalin;
@@ -23,23 +25,29 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /** Wiring only: settings → database → services → web server and background workers. */
 public final class LedgerlinkServer implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class);
     private final Services services;
     private final Javalin web;
     private final Javalin management;
     private final List<AutoCloseable> workers;
     private final JvmGcMetrics gcMetrics;
+    private final Draining draining;
+    private boolean closed;
 
-    private LedgerlinkServer(Services services, Javalin web, Javalin management, List<AutoCloseable> workers, JvmGcMetrics gcMetrics) {
+    private LedgerlinkServer(Services services, Javalin web, Javalin management, List<AutoCloseable> workers, JvmGcMetrics gcMetrics,
+                             Draining draining) {
         this.services = services;
         this.web = web;
         this.management = management;
         this.workers = workers;
         this.gcMetrics = gcMetrics;
+        this.draining = draining;
     }
 
     public static LedgerlinkServer start(Settings settings, Clock clock) {
@@ -77,10 +85,12 @@ public final class LedgerlinkServer implements AutoCloseable {
                     workers.add(new NotificationSender(n, db.jdbi(), clock, metrics)));
             RetentionWorker retention = RetentionWorker.start(services.retention(), settings.duration(Setting.RETENTION_INTERVAL));
             if (retention != null) workers.add(retention);
-            Javalin web = WebServer.create(services, OperatorKey.forServer(settings)).start(settings.get(Setting.HTTP_HOST), settings.integer(Setting.HTTP_PORT));
-            Javalin management = ManagementServer.start(services);
+            Draining draining = new Draining();
+            Javalin web = WebServer.create(services, OperatorKey.forServer(settings), draining)
+                    .start(settings.get(Setting.HTTP_HOST), settings.integer(Setting.HTTP_PORT));
+            Javalin management = ManagementServer.start(services, draining);
             if (management != null) workers.add(management::stop);
-            return new LedgerlinkServer(services, web, management, workers, gc);
+            return new LedgerlinkServer(services, web, management, workers, gc, draining);
         } catch (RuntimeException e) {
             closeAll(workers);
             tracing.close();
@@ -122,14 +132,75 @@ public final class LedgerlinkServer implements AutoCloseable {
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 
-    /** Stops taking requests, lets workers finish what they hold, sends the spans still waiting, then closes the database. */
+    /**
+     * Stops at once (tests, a failed start): stops taking requests, lets workers finish what they hold
+     * (the delivery engine its attempts in flight, for shutdown.grace at most), sends the spans still
+     * waiting, then closes the database. A process told to stop by its supervisor stops with
+     * {@link #shutDown} instead.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
         web.stop();
         closeAll(workers);
         services.tracing().close();
         gcMetrics.close();
         services.database().close();
+    }
+
+    /**
+     * The stop of a serving process (SIGTERM), in phases, each logged in one line, for a load balancer
+     * to take the node out before its port closes and for the other nodes to take over its deliveries:
+     * <ol>
+     * <li>/readyz answers 503 and the delivery engine claims nothing more (attempts in flight go on);
+     * <li>for shutdown.drain the API still answers, each answer closing its connection ({@link Draining});
+     * <li>the API port closes: requests in progress are finished, one still arriving on an open
+     *     connection is answered 503 with Retry-After;
+     * <li>the attempts in flight finish within shutdown.grace (counted from the signal) or are handed back
+     *     to the queue, and the results are recorded;
+     * <li>the other workers and the management port stop, the spans still waiting are sent (tracing on), and the database pool closes.
+     * </ol>
+     * A second call (the shutdown hook after the signal's stop) finds it done.
+     */
+    public synchronized void shutDown() {
+        if (closed) return;
+        closed = true;
+        Duration drain = services.settings().duration(Setting.SHUTDOWN_DRAIN);
+        Duration grace = services.settings().duration(Setting.SHUTDOWN_GRACE);
+        long started = System.nanoTime();
+        draining.begin();
+        var engine = services.deliveryEngine();
+        int inFlight = engine.map(DeliveryEngine::stopClaiming).orElse(0);
+        LOG.info("shutting down (1/5): /readyz answers 503, no delivery is claimed any more ({} attempts in flight have until "
+                + "shutdown.grace {}), the API answers for shutdown.drain {} with Connection: close", inFlight, grace, drain);
+        sleep(drain);
+        int port = web.port();
+        web.stop();
+        LOG.info("shutting down (2/5): API port {} closed after {} ms (requests in progress finished, any still arriving answered 503 "
+                + "with Retry-After)", port, millisSince(started));
+        Duration left = grace.minusNanos(System.nanoTime() - started);
+        DeliveryEngine.Stopped stopped = engine.map(e -> e.stop(left.isNegative() ? Duration.ZERO : left)).orElse(new DeliveryEngine.Stopped(0, 0));
+        LOG.info("shutting down (3/5): delivery engine stopped after {} ms: {} attempts finished, {} handed back to the queue for "
+                + "another node, every result recorded", millisSince(started), stopped.finished(), stopped.handedBack());
+        closeAll(workers);
+        services.tracing().close();   // the spans still waiting (the last attempts') are sent
+        LOG.info("shutting down (4/5): background workers and the management port stopped, the last spans sent");
+        gcMetrics.close();
+        services.database().close();
+        LOG.info("shutting down (5/5): database pool closed; stopped in {} ms", millisSince(started));
+    }
+
+    private static long millisSince(long nanos) {
+        return (System.nanoTime() - nanos) / 1_000_000;
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The workers in the reverse order of their start: the delivery engine, first started, stops last. */

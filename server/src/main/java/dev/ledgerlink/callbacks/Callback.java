@@ -2,7 +2,7 @@ package dev.ledgerlink.callbacks;
 
 import java.time.Instant;
 
-/** One row of the callbacks table (V3, V6). The verification code itself is never held here in plain text. */
+/** One row of the callbacks table (V3, V6, V28). The verification code itself is never held here in plain text. */
 public record Callback(
         long id,
         String accountId,
@@ -18,10 +18,11 @@ public record Callback(
         Instant createdAt,
         Instant updatedAt,
         int verifyFailures,
-        Instant verifyFailuresSince) {
+        Instant verifyFailuresSince,
+        Instant rekeyingSince) {
 
     public CallbackStateMachine.State state() {
-        return StateColumns.of(verified, disabled);
+        return StateColumns.of(verified, disabled, rekeyingSince != null);
     }
 
     public VerifierThrottle.Count wrongTries() {

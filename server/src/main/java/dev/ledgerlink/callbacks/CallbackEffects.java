@@ -13,12 +13,15 @@ import org.jdbi.v3.core.Handle;
  * The callback's own row (its state, its code) is written by the trigger's statement just before.
  * <ul>
  * <li>{@link Effect#SEND_VERIFICATION_REQUEST}: the request is queued.</li>
- * <li>{@link Effect#DROP_PENDING}: the callback's pending event deliveries are dropped with the
- *     reason given; for a deleted callback there is nothing left to drop, its deliveries having gone
- *     with its row (deliveries.callback_id is {@code on delete cascade}).</li>
+ * <li>{@link Effect#DROP_PENDING}: the callback's pending (and held) event deliveries are dropped
+ *     with the reason given; for a deleted callback there is nothing left to drop, its deliveries
+ *     having gone with its row (deliveries.callback_id is {@code on delete cascade}).</li>
+ * <li>{@link Effect#HOLD_PENDING}: its pending event deliveries are held (re-keying), not dropped.</li>
+ * <li>{@link Effect#RELEASE_HELD}: what was held falls due at once; the engine is woken after the commit.</li>
  * <li>{@link Effect#START_NOTIFICATIONS} and {@link Effect#STOP_NOTIFICATIONS} are what the new
- *     state answers ({@link State#receivesEvents}): the fan-out reads it, and the engine reads it
- *     again before each send, so an event delivery queued before the stop is dropped unsent.</li>
+ *     state answers ({@link State#receivesEvents}, {@link State#sends}): the fan-out reads it (a
+ *     delivery for a callback that receives but does not send is queued held), and the engine reads
+ *     it again before each send, so an event delivery queued before the stop is dropped unsent.</li>
  * </ul>
  */
 final class CallbackEffects {
@@ -28,14 +31,19 @@ final class CallbackEffects {
         this.queue = queue;
     }
 
-    /** What applying a transition did: how many pending deliveries it dropped, and whether it queued work for the engine. */
-    record Applied(int dropped, boolean queued) {}
+    /**
+     * What applying a transition did: how many pending deliveries it dropped, how many it held, and
+     * whether it queued work for the engine (a verification request, or held deliveries released).
+     */
+    record Applied(int dropped, int held, boolean queued) {}
 
     Applied apply(Handle h, long callbackId, Transition t, String dropReason, Instant now) {
         int dropped = 0;
         if (t.has(Effect.DROP_PENDING) && t.next() != State.DELETED) dropped = queue.dropPending(h, callbackId, dropReason, now);
-        boolean queued = t.has(Effect.SEND_VERIFICATION_REQUEST);
-        if (queued) queue.enqueueVerification(h, callbackId, now);
-        return new Applied(dropped, queued);
+        int held = t.has(Effect.HOLD_PENDING) ? queue.holdPending(h, callbackId, now) : 0;
+        int released = t.has(Effect.RELEASE_HELD) ? queue.releaseHeld(h, callbackId, now) : 0;
+        boolean verification = t.has(Effect.SEND_VERIFICATION_REQUEST);
+        if (verification) queue.enqueueVerification(h, callbackId, now);
+        return new Applied(dropped, held, verification || released > 0);
     }
 }

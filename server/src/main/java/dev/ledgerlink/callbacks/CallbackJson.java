@@ -29,6 +29,8 @@ public final class CallbackJson {
         m.put("user_id", c.userId());
         m.put("state", c.state().name().toLowerCase(Locale.ROOT));
         m.put("failing_since", c.failingSince() == null ? null : c.failingSince().toString());
+        // state "rekeying": awaiting verification of a resent code since then, its deliveries held (docs/delivery.md, "Re-keying")
+        m.put("rekeying_since", c.rekeyingSince() == null ? null : c.rekeyingSince().toString());
         m.put("created_at", c.createdAt().toString());
         return m;
     }

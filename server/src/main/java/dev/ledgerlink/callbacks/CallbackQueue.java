@@ -19,6 +19,15 @@ public interface CallbackQueue {
      */
     void enqueueVerification(Handle transaction, long callbackId, Instant now);
 
-    /** Drops every event delivery still pending for the callback, recording {@code reason}; how many. */
+    /** Drops every event delivery still pending or held for the callback, recording {@code reason}; how many. */
     int dropPending(Handle transaction, long callbackId, String reason, Instant now);
+
+    /**
+     * Holds every event delivery still pending for the callback (re-keying): none is claimed until
+     * {@link #releaseHeld}; one in flight right now loses its lease, so its outcome changes nothing.
+     */
+    int holdPending(Handle transaction, long callbackId, Instant now);
+
+    /** Makes every held event delivery of the callback due {@code now}, its attempts so far kept; how many. */
+    int releaseHeld(Handle transaction, long callbackId, Instant now);
 }

@@ -25,6 +25,7 @@ public final class CallbackRows implements RowMapper<Callback> {
                 TimeMapping.read(rs, "created_at"),
                 TimeMapping.read(rs, "updated_at"),
                 rs.getInt("verify_failures"),
-                TimeMapping.read(rs, "verify_failures_since"));
+                TimeMapping.read(rs, "verify_failures_since"),
+                TimeMapping.read(rs, "rekeying_since"));
     }
 }

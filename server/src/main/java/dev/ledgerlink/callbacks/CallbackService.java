@@ -100,7 +100,12 @@ public final class CallbackService {
 
     private enum VerifyOutcome { ACCEPTED, WRONG, THROTTLED }
 
-    private record VerifyResult(VerifyOutcome outcome, Duration retryAfter) {}
+    /** {@code released}: the verification released held deliveries (re-keying), so the engine is woken after the commit. */
+    private record VerifyResult(VerifyOutcome outcome, Duration retryAfter, boolean released) {
+        VerifyResult(VerifyOutcome outcome, Duration retryAfter) {
+            this(outcome, retryAfter, false);
+        }
+    }
 
     /** The verifier sent back: 422 if wrong (nothing but the throttle count changes), 429 when throttled. */
     public Callback verify(TokenPrincipal principal, String accountId, long id, String verifier) {
@@ -121,8 +126,10 @@ public final class CallbackService {
                 return new VerifyResult(VerifyOutcome.WRONG, null);
             }
             if (t.has(Effect.START_NOTIFICATIONS) || c.verifyFailures() > 0) s.markVerified(id, c.verifierHash(), now);
-            return new VerifyResult(VerifyOutcome.ACCEPTED, null);
+            // A re-keying ends here: what was held is due at once, sent with the code just verified.
+            return new VerifyResult(VerifyOutcome.ACCEPTED, null, effects.apply(h, id, t, null, now).queued());
         });
+        if (result.released()) queued.run();
         return switch (result.outcome()) {
             case THROTTLED -> throw ServiceException.throttled(
                     "Too many wrong verification codes for this callback; try again later.", result.retryAfter());
@@ -135,7 +142,11 @@ public final class CallbackService {
         };
     }
 
-    /** A fresh code (the old one stops working): unverified, re-enabled, verification request sent again. */
+    /**
+     * A fresh code (the old one stops working): unverified, re-enabled, verification request sent
+     * again. A verified callback re-keys: it stays subscribed, what it receives held until the new
+     * code is verified (CallbackStateMachine.State#REKEYING).
+     */
     public Callback resend(TokenPrincipal principal, String accountId, long id) {
         access.requireMember(principal, accountId);
         Callback c = load(principal, accountId, id);
@@ -193,10 +204,13 @@ public final class CallbackService {
         Instant now = now();
         CallbackEffects.Applied applied = jdbi.inTransaction(h -> {
             h.attach(CallbackStore.class).reissue(c.id(), event, EventCatalog.nounOf(event), uri,
-                    secretBox.seal(code), Hashes.sha256Hex(code), now);
-            return effects.apply(h, c.id(), t, null, now);
+                    secretBox.seal(code), Hashes.sha256Hex(code), t.next() == CallbackStateMachine.State.REKEYING, now);
+            return effects.apply(h, c.id(), t, "callback uri changed before its new verification code was verified", now);
         });
         audit.record(AuditLog.Event.CALLBACK_CODE_ROTATED, "callback_id", c.id(), "account_id", c.accountId(), "reason", reason);
+        if (t.next() == CallbackStateMachine.State.REKEYING) {
+            LOG.info("callback {} re-keying: {} pending deliveries held until the new code is verified", c.id(), applied.held());
+        }
         if (applied.queued()) queued.run();
     }
 

@@ -15,14 +15,29 @@ import java.util.Set;
 public final class CallbackStateMachine {
 
     public enum State {
-        UNVERIFIED, VERIFIED, DISABLED, DELETED;
+        UNVERIFIED, VERIFIED,
+        /**
+         * Had been verified, and awaits verification of a resent code (decisions.md, "Re-keying loses
+         * nothing"): still subscribed, but what it receives is held until the new code comes back.
+         * The API shows it as not verified.
+         */
+        REKEYING,
+        DISABLED, DELETED;
 
         /**
          * Whether the callback receives events: the fan-out gives it a delivery of each event it is
-         * subscribed to, and the engine sends them. Only a verified callback does; every callback
-         * receives its verification requests, whatever its state.
+         * subscribed to. A verified callback does, and so does a re-keying one (its deliveries held);
+         * every callback receives its verification requests, whatever its state.
          */
         public boolean receivesEvents() {
+            return this == VERIFIED || this == REKEYING;
+        }
+
+        /**
+         * Whether the engine sends the events it receives now: only a verified callback's. What a
+         * callback receives but does not send (re-keying) is held.
+         */
+        public boolean sends() {
             return this == VERIFIED;
         }
     }
@@ -49,7 +64,9 @@ public final class CallbackStateMachine {
         /** An operator disables it (admin API or CLI), whatever its delivery record. */
         OPERATOR_DISABLE,
         /** An operator enables a disabled callback again without a new verification. */
-        OPERATOR_ENABLE
+        OPERATOR_ENABLE,
+        /** A re-keying callback's new code did not come back within the disable period (RekeyingLapses). */
+        REKEYING_LAPSED
     }
 
     public enum Effect {
@@ -61,8 +78,12 @@ public final class CallbackStateMachine {
         START_NOTIFICATIONS,
         /** No more notifications to the uri (until verified again, or ever after a delete). */
         STOP_NOTIFICATIONS,
-        /** What was still queued for the callback is dropped. */
+        /** What was still queued (or held) for the callback is dropped. */
         DROP_PENDING,
+        /** The callback's pending event deliveries are held until it is verified again (re-keying). */
+        HOLD_PENDING,
+        /** What was held for the callback falls due at once, to be sent with the new code. */
+        RELEASE_HELD,
         /** A wrong try counts toward the verification throttle; nothing else changes. */
         COUNT_WRONG_TRY
     }
@@ -92,21 +113,33 @@ public final class CallbackStateMachine {
         return switch (trigger) {
             case VERIFY_WITH_RIGHT_CODE -> switch (from) {
                 case UNVERIFIED -> to(State.VERIFIED, Effect.START_NOTIFICATIONS);
+                case REKEYING -> to(State.VERIFIED, Effect.START_NOTIFICATIONS, Effect.RELEASE_HELD);
                 // Already verified: nothing to do. Disabled: only a resend re-enables (interface.md).
                 default -> to(from);
             };
             case VERIFY_WITH_WRONG_CODE -> to(from, Effect.COUNT_WRONG_TRY);
             // Resend re-issues the code from any state; a disabled callback is re-enabled by it,
-            // and every callback is unverified until the new code comes back.
-            case RESEND, CHANGE_URI -> from == State.VERIFIED
-                    ? to(State.UNVERIFIED, Effect.ISSUE_NEW_CODE, Effect.SEND_VERIFICATION_REQUEST, Effect.STOP_NOTIFICATIONS)
-                    : to(State.UNVERIFIED, Effect.ISSUE_NEW_CODE, Effect.SEND_VERIFICATION_REQUEST);
+            // and every callback is unverified until the new code comes back. A verified one (or one
+            // re-keying already) loses nothing meanwhile: it stays subscribed, what it receives held.
+            case RESEND -> switch (from) {
+                case VERIFIED -> to(State.REKEYING, Effect.ISSUE_NEW_CODE, Effect.SEND_VERIFICATION_REQUEST, Effect.HOLD_PENDING);
+                case REKEYING -> to(State.REKEYING, Effect.ISSUE_NEW_CODE, Effect.SEND_VERIFICATION_REQUEST);
+                default -> to(State.UNVERIFIED, Effect.ISSUE_NEW_CODE, Effect.SEND_VERIFICATION_REQUEST);
+            };
+            // A new uri is another endpoint: nothing queued for the old one follows it. What was
+            // pending is dropped unsent by the engine; what was held, here (nothing claims it).
+            case CHANGE_URI -> switch (from) {
+                case VERIFIED -> to(State.UNVERIFIED, Effect.ISSUE_NEW_CODE, Effect.SEND_VERIFICATION_REQUEST, Effect.STOP_NOTIFICATIONS);
+                case REKEYING -> to(State.UNVERIFIED, Effect.ISSUE_NEW_CODE, Effect.SEND_VERIFICATION_REQUEST,
+                        Effect.STOP_NOTIFICATIONS, Effect.DROP_PENDING);
+                default -> to(State.UNVERIFIED, Effect.ISSUE_NEW_CODE, Effect.SEND_VERIFICATION_REQUEST);
+            };
             case CHANGE_EVENT -> to(from);
             case FAILING_TOO_LONG -> switch (from) {
                 case VERIFIED -> to(State.DISABLED, Effect.STOP_NOTIFICATIONS, Effect.DROP_PENDING);
                 case DISABLED -> to(State.DISABLED);
-                // An unverified callback receives only its verification requests, whose retries end
-                // within the window (FailureRuns asks this of a verified callback only).
+                // An unverified or re-keying callback is sent only its verification requests, whose
+                // retries end within the window (FailureRuns asks this of a verified callback only).
                 default -> throw new IllegalTransition(from, trigger);
             };
             case ENDPOINT_GONE -> switch (from) {
@@ -117,7 +150,7 @@ public final class CallbackStateMachine {
             };
             case DELETE -> to(State.DELETED, Effect.STOP_NOTIFICATIONS, Effect.DROP_PENDING);
             case OPERATOR_DISABLE -> switch (from) {
-                case VERIFIED -> to(State.DISABLED, Effect.STOP_NOTIFICATIONS, Effect.DROP_PENDING);
+                case VERIFIED, REKEYING -> to(State.DISABLED, Effect.STOP_NOTIFICATIONS, Effect.DROP_PENDING);
                 // Nothing is notified to an unverified callback; disabled keeps it so until an operator enables it.
                 default -> to(State.DISABLED);
             };
@@ -125,6 +158,12 @@ public final class CallbackStateMachine {
             // callback disabled before it was ever verified is refused by the service (it needs a
             // resend), since the state DISABLED does not say whether it had been verified.
             case OPERATOR_ENABLE -> from == State.DISABLED ? to(State.VERIFIED, Effect.START_NOTIFICATIONS) : to(from);
+            // The disable period passed without the new code: it is no longer subscribed (as if
+            // never verified), and what was held is dropped (recover can bring it back once verified).
+            case REKEYING_LAPSED -> switch (from) {
+                case REKEYING -> to(State.UNVERIFIED, Effect.STOP_NOTIFICATIONS, Effect.DROP_PENDING);
+                default -> throw new IllegalTransition(from, trigger);
+            };
             case REGISTER -> throw new IllegalTransition(from, trigger);
         };
     }

@@ -21,7 +21,7 @@ public interface CallbackStore {
     String COLUMNS = """
             id, account_id, application_id, user_id, event, event_noun, uri, verified, disabled,
             verifier_sealed, verifier_hash, failing_since, created_at, updated_at,
-            verify_failures, verify_failures_since""";
+            verify_failures, verify_failures_since, rekeying_since""";
 
     // The search filters of the list call; a null parameter means "no filter". A noun matches the
     // noun and all its verbs (event_noun); noun.verb matches itself and its noun.
@@ -62,20 +62,35 @@ public interface CallbackStore {
     List<Callback> ofAccounts(boolean all, @BindList("accountIds") Collection<String> accountIds, int limit);
 
     @SqlUpdate("""
-            update callbacks set verified = true, verify_failures = 0, verify_failures_since = null, updated_at = :now
+            update callbacks set verified = true, rekeying_since = null, verify_failures = 0, verify_failures_since = null, updated_at = :now
             where id = :id and verifier_hash = :verifierHash""")
     int markVerified(long id, String verifierHash, Instant now);
 
     @SqlUpdate("update callbacks set verify_failures = :failures, verify_failures_since = :since where id = :id")
     int recordWrongTries(long id, int failures, Instant since);
 
-    /** A fresh code: unverified, re-enabled, the failure run forgotten (resend, or a new uri). */
+    /**
+     * A fresh code: unverified, re-enabled, the failure run forgotten (resend, or a new uri).
+     * {@code rekeying}: the callback is re-keying from now on ({@link CallbackStateMachine.State#REKEYING}),
+     * since the first resend of the re-keying (a second one does not extend it); else it is not.
+     */
     @SqlUpdate("""
             update callbacks set event = :event, event_noun = :eventNoun, uri = :uri,
                    verifier_sealed = :verifierSealed, verifier_hash = :verifierHash,
-                   verified = false, disabled = false, failing_since = null, updated_at = :now
+                   verified = false, disabled = false, failing_since = null, updated_at = :now,
+                   rekeying_since = case when :rekeying then coalesce(rekeying_since, :now) else null end
             where id = :id""")
-    int reissue(long id, String event, String eventNoun, String uri, String verifierSealed, String verifierHash, Instant now);
+    int reissue(long id, String event, String eventNoun, String uri, String verifierSealed, String verifierHash, boolean rekeying, Instant now);
+
+    /** Re-keyings that began at the cutoff or earlier, oldest first (RekeyingLapses). */
+    @SqlQuery("select " + COLUMNS + " from callbacks where rekeying_since <= :cutoff and " + StateColumns.REKEYING
+            + " order by rekeying_since limit :limit")
+    List<Callback> rekeyingSince(Instant cutoff, int limit);
+
+    /** Ends a re-keying that lapsed, only if it still has (a verification meanwhile ends it too). */
+    @SqlUpdate("update callbacks set rekeying_since = null, updated_at = :now where id = :id and rekeying_since <= :cutoff and "
+            + StateColumns.REKEYING)
+    int endLapsedRekeying(long id, Instant cutoff, Instant now);
 
     @SqlUpdate("update callbacks set event = :event, event_noun = :eventNoun, updated_at = :now where id = :id")
     int changeEvent(long id, String event, String eventNoun, Instant now);
@@ -103,13 +118,14 @@ public interface CallbackStore {
     @SqlUpdate("update callbacks set disabled = true, updated_at = :now where id = :id and disabled = false")
     int disable(long id, Instant now);
 
-    // The operators' view, across accounts and applications. state: unverified, verified or disabled (null: all).
+    // The operators' view, across accounts and applications. state: unverified (re-keying included, as the API
+    // shows it), verified or disabled (null: all).
     String OPERATOR_FILTERS = """
             where (cast(:accountId as varchar(16)) is null or account_id = :accountId)
               and (cast(:state as varchar(16)) is null"""
             + " or (:state = 'disabled' and " + StateColumns.DISABLED + ")"
             + " or (:state = 'verified' and " + StateColumns.VERIFIED + ")"
-            + " or (:state = 'unverified' and " + StateColumns.UNVERIFIED + "))";
+            + " or (:state = 'unverified' and (" + StateColumns.UNVERIFIED + " or " + StateColumns.REKEYING + ")))";
 
     @SqlQuery("select " + COLUMNS + " from callbacks " + OPERATOR_FILTERS + " order by id limit :limit offset :offset")
     List<Callback> operatorSearch(String accountId, String state, int limit, long offset);
@@ -123,7 +139,7 @@ public interface CallbackStore {
     @SqlQuery("select " + COLUMNS + " from callbacks where id = :id for update")
     Optional<Callback> findAnyForUpdate(long id);
 
-    /** Enabling forgets the failure run, so the disable window starts afresh. */
-    @SqlUpdate("update callbacks set disabled = :disabled, failing_since = null, updated_at = :now where id = :id")
+    /** Enabling forgets the failure run, so the disable window starts afresh; disabling ends a re-keying (its held deliveries are dropped). */
+    @SqlUpdate("update callbacks set disabled = :disabled, failing_since = null, rekeying_since = null, updated_at = :now where id = :id")
     int setDisabled(long id, boolean disabled, Instant now);
 }

@@ -24,7 +24,7 @@ final class DeliveriesCommand {
         @Option(names = "--callback", paramLabel = "ID", description = "Only the deliveries of this callback (its id; callbacks list shows it).")
         Long callbackId;
 
-        @Option(names = "--state", description = "pending, delivered or dropped.")
+        @Option(names = "--state", description = "pending, held (waiting for verification of a resent code), delivered or dropped.")
         String state;
 
         @Option(names = "--since", paramLabel = "INSTANT", description = "Queued at or after (ISO-8601, e.g. 2026-11-20T08:00:00Z).")
@@ -46,7 +46,7 @@ final class DeliveriesCommand {
             Paging.Page<DeliveryRecord> p = s.deliveryReads().search(callbackId, state, from, to, pages.paging());
             StringBuilder human = new StringBuilder();
             for (DeliveryRecord d : p.items()) {
-                human.append("delivery ").append(d.id()).append("  ").append(d.name()).append("  ").append(d.state().value())
+                human.append("delivery ").append(d.id()).append("  ").append(d.name()).append("  ").append(d.state().description())
                         .append("  created ").append(d.createdAt());
                 if (d.dropReason() != null) human.append("  (").append(d.dropReason()).append(')');
                 human.append('\n');

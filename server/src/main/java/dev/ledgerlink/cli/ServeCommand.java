@@ -14,7 +14,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Run the server (API, authorization page, delivery workers) until SIGTERM.")
+        description = "Run the server (API, authorization page, delivery workers) until SIGTERM, then stop in phases (docs/operations.md) and exit 0.")
 final class ServeCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
 
@@ -52,12 +52,11 @@ final class ServeCommand implements Callable<Integer> {
                 throw e;
             }
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("shutting down");
-            server.close();
-            stopped.countDown();
-        }, "ledgerlink-shutdown"));
+        // SIGTERM (and SIGINT) ask this thread to stop the server in its phases and return 0; the hook
+        // covers any other way out of the JVM (the same stop; a no-op once it has run).
+        CountDownLatch stopRequested = new CountDownLatch(1);
+        StopSignals.onStop(stopRequested::countDown);
+        Runtime.getRuntime().addShutdownHook(new Thread(server::shutDown, "ledgerlink-shutdown"));
 
         if (settings.flag(Setting.DEV)) {
             var s = server.services();
@@ -65,7 +64,8 @@ final class ServeCommand implements Callable<Integer> {
         }
         LOG.info("ledgerlink ready on {} (auth page {}, database {}) in {} ms", server.baseUrl(), server.authUrl(),
                 server.services().database().dialect().name().toLowerCase(), (System.nanoTime() - started) / 1_000_000);
-        stopped.await();
+        stopRequested.await();
+        server.shutDown();
         return 0;
     }
 }

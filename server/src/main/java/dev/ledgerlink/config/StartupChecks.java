@@ -23,11 +23,12 @@ public final class StartupChecks {
     /**
      * Durations whose zero is documented: retention.interval PT0S turns the background sweeper off,
      * a retention of PT0S removes rows as soon as they are finished (ledgerlink janitor), and
-     * oauth.client-cache-ttl PT0S reads every client from the database.
+     * oauth.client-cache-ttl PT0S reads every client from the database, shutdown.drain PT0S closes the
+     * API port at once on SIGTERM (nothing in front of the node to drain).
      */
     private static final Set<Setting> ZERO_MEANS_SOMETHING = Set.of(
             Setting.RETENTION_INTERVAL, Setting.RETENTION_DELIVERIES, Setting.RETENTION_EVENTS, Setting.RETENTION_TOKENS,
-            Setting.CLIENT_CACHE_TTL);
+            Setting.CLIENT_CACHE_TTL, Setting.SHUTDOWN_DRAIN);
 
     private StartupChecks() {}
 

@@ -6,7 +6,8 @@ import org.jdbi.v3.core.Handle;
 
 /**
  * A callback's deliveries as the callbacks capability acts on them ({@link CallbackQueue}), in its
- * transaction: the verification request queued, the pending event deliveries dropped. Holds nothing:
+ * transaction: the verification request queued, the pending event deliveries dropped, held (re-keying)
+ * or released. Keeps no state:
  * waking this process's engine after the commit is the caller's (DeliveryService#enqueued).
  */
 public final class CallbackDeliveries implements CallbackQueue {
@@ -22,5 +23,15 @@ public final class CallbackDeliveries implements CallbackQueue {
     public int dropPending(Handle h, long callbackId, String reason, Instant now) {
         return h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", callbackId)
                 .bind("reason", reason).bind("now", now).execute();
+    }
+
+    @Override
+    public int holdPending(Handle h, long callbackId, Instant now) {
+        return h.createUpdate(DeliveryStore.HOLD_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", callbackId).execute();
+    }
+
+    @Override
+    public int releaseHeld(Handle h, long callbackId, Instant now) {
+        return h.createUpdate(DeliveryStore.RELEASE_HELD_OF_CALLBACK).bind("callbackId", callbackId).bind("now", now).execute();
     }
 }

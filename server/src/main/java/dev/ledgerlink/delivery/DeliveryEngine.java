@@ -2,6 +2,7 @@ package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.callbacks.DeliveryFailures;
+import dev.ledgerlink.callbacks.RekeyingLapses;
 import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retry.RetryRule;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -25,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
@@ -44,9 +47,11 @@ import org.slf4j.LoggerFactory;
 public final class DeliveryEngine implements HandOff, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryEngine.class);
     private static final int MAX_BATCH = 256;
-    /** How long {@link #close} lets attempts in flight finish (each is bounded by delivery.timeout too). */
-    private static final Duration IN_FLIGHT_GRACE = Duration.ofSeconds(15);
+    /** How long a stop waits, after the grace, for the attempts it interrupted to end (they record nothing then). */
+    private static final Duration INTERRUPTED_WAIT = Duration.ofSeconds(5);
     private static final long DEPTH_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** How often the dispatcher ends the re-keyings that lapsed (their held deliveries dropped). */
+    private static final long LAPSE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final Jdbi jdbi;
     private final Database.Dialect dialect;
@@ -61,6 +66,8 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private final DeliverySender sender;
     private final ResultRecorder recorder;
     private final DispatcherWatchdog watchdog;
+    private final RekeyingLapses lapses;
+    private final OperatorNotices notices;
     private final ExecutorService sends = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore slots;
     private final Semaphore wakeups = new Semaphore(0);
@@ -72,10 +79,17 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
      */
     private volatile boolean leftWork;
     private final Map<Long, AtomicInteger> inFlightPerCallback = new ConcurrentHashMap<>();
+    /** Attempts started and not yet settled: a stop hands back those still here when its grace ends. */
+    private final Set<InFlight> inFlight = ConcurrentHashMap.newKeySet();
+    private final Duration shutdownGrace;
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    /** Attempts in flight when claiming stopped (-1 until it has): what a stop reports as finished or handed back. */
+    private volatile int inFlightWhenClaimingStopped = -1;
     private final String processId = UUID.randomUUID().toString().substring(0, 8);
     private final Thread dispatcher;
     private volatile boolean running;
     private long lastDepthRefresh = System.nanoTime() - DEPTH_REFRESH_NANOS;
+    private long lastLapseCheck = System.nanoTime() - LAPSE_CHECK_NANOS;
 
     public DeliveryEngine(Config config, Database database, Clock clock, SecretBox secretBox, io.micrometer.core.instrument.MeterRegistry registry,
                           OperatorNotices notices, AuditLog audit) {
@@ -85,6 +99,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         this.secretBox = secretBox;
         this.lease = config.lease();
         this.pollInterval = config.pollInterval();
+        this.shutdownGrace = config.shutdownGrace();
         // A hanging endpoint holds each of its attempts for the whole timeout: capping what one
         // callback may hold (the setting, and never more than a quarter of all slots) keeps the rest
         // of the slots for healthy endpoints, however many endpoints hang.
@@ -96,6 +111,8 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock);
         this.recorder = new ResultRecorder(jdbi, clock, config.retryRule(), config.failures(), metrics, notices, audit);
         this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
+        this.lapses = config.lapses();
+        this.notices = notices;
         this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().unstarted(this::dispatchLoop);
     }
 
@@ -106,9 +123,31 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     }
 
     /** What the engine is told by the settings. */
-    public record Config(RetryRule retryRule, DeliveryFailures failures, Duration timeout, Duration lease, Duration stallMargin,
+    public record Config(RetryRule retryRule, DeliveryFailures failures, RekeyingLapses lapses, Duration timeout, Duration lease, Duration stallMargin,
                          Duration pollInterval, int concurrency, int perCallbackConcurrency, PublicAddressGate addressGate, String userAgent,
-                         Tracing tracing) {}
+                         Duration shutdownGrace, Tracing tracing) {}
+
+    /**
+     * One attempt on its way, settled exactly once: by its own thread when the answer (or the failure)
+     * comes, or by {@link #stop} when the grace ends first; whoever settles it records it.
+     */
+    private static final class InFlight {
+        final ClaimedDelivery delivery;
+        final String token;
+        final Instant at;
+        volatile WebhookRequest request;
+        private final AtomicBoolean settled = new AtomicBoolean();
+
+        InFlight(ClaimedDelivery delivery, String token, Instant at) {
+            this.delivery = delivery;
+            this.token = token;
+            this.at = at;
+        }
+
+        boolean settle() {
+            return settled.compareAndSet(false, true);
+        }
+    }
 
     /**
      * Once per process, at start, before any HTTP client exists: lets the sender pin an http request to
@@ -149,6 +188,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
                     }
                 }
                 refreshQueueDepth();
+                endLapsedRekeyings();
                 // A full batch means more is probably due: go again at once. Otherwise wait for a
                 // local publish, a freed slot while work was left in the queue, or the poll interval
                 // (retries falling due, work of other processes).
@@ -213,14 +253,17 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private void startAll(List<ClaimedDelivery> leased, String token, Instant now) {
         Map<Long, String> codes = new HashMap<>();   // the SecretBox is opened once per callback per batch
         List<Long> giveBack = new ArrayList<>();
+        List<Long> hold = new ArrayList<>();
         for (ClaimedDelivery d : leased) {
             AtomicInteger n = inFlightPerCallback.computeIfAbsent(d.callbackId(), k -> new AtomicInteger());
             if (!running || n.get() >= perCallbackLimit) {
                 giveBack.add(d.id());
                 continue;
             }
-            if (!d.isVerification() && !d.callbackState().receivesEvents()) {
-                recorder.drop(d, token, "callback no longer verified and enabled");
+            if (!d.isVerification() && !d.callbackState().sends()) {
+                // Re-keying: it waits for the new code (redelivered meanwhile, or claimed as the resend committed).
+                if (d.callbackState().receivesEvents()) hold.add(d.id());
+                else recorder.drop(d, token, "callback no longer verified and enabled");
                 continue;
             }
             String code;
@@ -235,14 +278,18 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
                 continue;
             }
             n.incrementAndGet();
+            InFlight f = new InFlight(d, token, DbTime.now(clock));
+            inFlight.add(f);   // before it runs: a stop sees every attempt it may have to hand back
             try {
-                sends.execute(() -> attempt(d, token, code));
+                sends.execute(() -> attempt(f, code));
             } catch (RejectedExecutionException stopping) {
+                inFlight.remove(f);
                 n.decrementAndGet();
                 slots.release();
                 giveBack.add(d.id());
             }
         }
+        if (!hold.isEmpty()) jdbi.useHandle(h -> DeliveryStore.hold(h, hold, token));
         if (!giveBack.isEmpty()) {
             jdbi.useHandle(h -> DeliveryStore.release(h, giveBack, token, now));
             leftWork = true;
@@ -251,26 +298,53 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     }
 
     /** One attempt, in a span that continues the trace its event kept (Tracing#attempt); the request carries its traceparent. */
-    private void attempt(ClaimedDelivery d, String token, String code) {
-        Instant at = DbTime.now(clock);
+    private void attempt(InFlight f, String code) {
+        ClaimedDelivery d = f.delivery;
         AttemptSpan trace = null;
-        WebhookRequest request = null;
         AttemptOutcome outcome = null;
         try {
             trace = tracing.attempt(d.trace(), d.id(), d.callbackId(), d.eventId(), d.attempts() + 1);
-            request = WebhookRequest.build(d, code, at.getEpochSecond(), userAgent, trace.headers());
-            outcome = sender.send(d.uri(), request);
+            f.request = WebhookRequest.build(d, code, f.at.getEpochSecond(), userAgent, trace.headers());
+            outcome = sender.send(d.uri(), f.request);
             metrics.attempt.record(Duration.ofMillis(outcome.durationMs()));
-            recorder.record(d, token, at, request, outcome);
+            if (f.settle()) recorder.record(d, f.token, f.at, f.request, outcome);
         } catch (RuntimeException e) {
             AttemptOutcome failed = AttemptOutcome.noResponse(0, "internal error: " + e.getClass().getSimpleName());
             if (outcome == null) outcome = failed;
-            recorder.record(d, token, at, request, failed);
+            if (f.settle()) recorder.record(d, f.token, f.at, f.request, failed);
         } finally {
             if (trace != null && outcome != null) trace.ended(outcome.status(), outcome.durationMs(), outcome.error());
+            inFlight.remove(f);
             inFlightPerCallback.get(d.callbackId()).decrementAndGet();
             slots.release();
             if (leftWork && slots.availablePermits() >= perCallbackLimit) wakeups.release();
+        }
+    }
+
+    /**
+     * Every five seconds: the re-keyings that lapsed end ({@link RekeyingLapses}), their held
+     * deliveries dropped, and the operator told in the same transaction. Every process runs it; the
+     * callbacks' statements make sure each lapse is acted on once. Then held rows that raced their
+     * callback's verification, disabling or lapse are settled (DeliveryStore.RELEASE_HELD_OF_SENDING).
+     */
+    private void endLapsedRekeyings() {
+        long nanos = System.nanoTime();
+        if (nanos - lastLapseCheck < LAPSE_CHECK_NANOS) return;
+        lastLapseCheck = nanos;
+        Instant now = DbTime.now(clock);
+        List<RekeyingLapses.Lapsed> ended = jdbi.inTransaction(h -> {
+            List<RekeyingLapses.Lapsed> l = lapses.lapse(h, now);
+            for (RekeyingLapses.Lapsed x : l) notices.deliveriesDropped(h, x.callbackId(), x.accountId(), x.uri(), x.dropped(), now);
+            return l;
+        });
+        int released = jdbi.withHandle(h -> {
+            h.createUpdate(DeliveryStore.DROP_HELD_OF_NOT_RECEIVING).bind("reason", "callback no longer verified and enabled").bind("now", now).execute();
+            return h.createUpdate(DeliveryStore.RELEASE_HELD_OF_SENDING).bind("now", now).execute();
+        });
+        if (released > 0) wake();
+        for (RekeyingLapses.Lapsed x : ended) {
+            if (x.dropped() > 0) metrics.dropped.increment(x.dropped());
+            LOG.info("callback {}: its resent verification code was not verified in time; {} held deliveries dropped", x.callbackId(), x.dropped());
         }
     }
 
@@ -290,18 +364,21 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         }
     }
 
-    /** Stops claiming, lets attempts in flight finish (they are bounded by the timeout), records them. */
+    /** What a stop came to: attempts in flight when it began that finished within the grace, and those handed back. */
+    public record Stopped(int finished, int handedBack) {}
+
+    /** Stops as {@link #stop} does, with the grace of the settings (shutdown.grace). */
     @Override
     public void close() {
-        stop(IN_FLIGHT_GRACE);
+        stop(shutdownGrace);
     }
 
     /**
-     * Stops: no new claim or hand-off, then the attempts in flight get {@code grace} to finish (those
-     * still running after it are interrupted and recorded as such), then the recorder writes what it
-     * holds. Rows leased and not recorded fall due again when their lease ends, for any process.
+     * The first step of a stop: no claim, no publish hand-off from now on (what is published meanwhile
+     * is queued unleased, for any process); attempts in flight go on. Returns how many are in flight.
      */
-    public void stop(Duration grace) {
+    public synchronized int stopClaiming() {
+        if (inFlightWhenClaimingStopped >= 0) return inFlightWhenClaimingStopped;
         running = false;
         dispatcher.interrupt();
         try {
@@ -309,15 +386,46 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        inFlightWhenClaimingStopped = inFlight.size();
+        return inFlightWhenClaimingStopped;
+    }
+
+    /**
+     * Stops: no new claim or hand-off ({@link #stopClaiming}), then the attempts in flight get
+     * {@code grace} to finish and are recorded as usual; each still waiting for its answer after it is
+     * recorded as cut short and handed back to the queue due at once ({@link ResultRecorder#handBack}),
+     * for another process to send without waiting for its lease to end. Then the recorder writes what it
+     * holds. Only a process that dies without stopping leaves rows leased until their lease ends.
+     */
+    public Stopped stop(Duration grace) {
+        if (!stopping.compareAndSet(false, true)) return new Stopped(0, 0);   // stopped before
+        int atStart = stopClaiming();
         sends.shutdown();
+        boolean allDone = false;
         try {
-            if (!sends.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) sends.shutdownNow();
+            allDone = sends.awaitTermination(Math.max(0, grace.toMillis()), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
-            sends.shutdownNow();
             Thread.currentThread().interrupt();
+        }
+        int handedBack = 0;
+        if (!allDone) {
+            for (InFlight f : inFlight) {
+                if (!f.settle()) continue;   // its answer came just now: its own thread records it
+                long ms = Duration.between(f.at, DbTime.now(clock)).toMillis();
+                recorder.handBack(f.delivery, f.token, f.at, f.request, AttemptOutcome.noResponse(Math.max(0, ms),
+                        "cut short: the server stopped before the answer came (shutdown.grace); handed back to the queue"));
+                handedBack++;
+            }
+            sends.shutdownNow();   // interrupts the sends: their connections close; they record nothing
+            try {
+                sends.awaitTermination(INTERRUPTED_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         recorder.close();
         sender.close();
         watchdog.close();
+        return new Stopped(Math.max(0, atStart - handedBack), handedBack);
     }
 }

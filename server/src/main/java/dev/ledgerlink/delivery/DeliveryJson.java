@@ -17,6 +17,7 @@ public final class DeliveryJson {
         m.put("kind", d.kind().value());
         m.put("name", d.name());
         m.put("state", d.state().value());
+        m.put("state_description", d.state().description());
         m.put("attempt_count", d.attemptCount());
         m.put("next_attempt_at", d.state() == DeliveryState.PENDING ? String.valueOf(d.nextAttemptAt()) : null);
         m.put("drop_reason", d.dropReason());

@@ -52,7 +52,7 @@ public final class DeliveryReads {
      */
     public Paging.Page<DeliveryRecord> search(Long callbackId, String state, Instant since, Instant until, Paging paging) {
         new Validation()
-                .check(state == null || DeliveryState.of(state).isPresent(), "state", "must be pending, delivered or dropped")
+                .check(state == null || DeliveryState.of(state).isPresent(), "state", "must be pending, held, delivered or dropped")
                 .check(since == null || until == null || since.isBefore(until), "since", "must be before until")
                 .throwIfInvalid();
         return jdbi.withHandle(h -> {

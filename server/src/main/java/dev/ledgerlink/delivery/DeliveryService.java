@@ -49,9 +49,10 @@ public final class DeliveryService {
     }
 
     /**
-     * Fan-out of a just-stored event, inside the publisher's transaction: one delivery per verified,
-     * enabled callback of the account subscribed to the name or its noun, in one INSERT ... SELECT
-     * (the events.FanOut the wiring hands to the publisher).
+     * Fan-out of a just-stored event, inside the publisher's transaction: one delivery per callback of
+     * the account that receives events (verified, or re-keying: its delivery is then held until the
+     * new code is verified) and is subscribed to the name or its noun, in one INSERT ... SELECT (the
+     * events.FanOut the wiring hands to the publisher). The count includes the held ones.
      *
      * <p>When this process's engine can start them at once, the rows are inserted already leased to it
      * and read back in the same transaction, and after the commit the engine starts sending them: no
@@ -67,8 +68,9 @@ public final class DeliveryService {
             return queued == 0 ? Queued.NONE : new Queued(queued, this::enqueued);
         }
         HandOff.Lease l = lease.get();
-        List<ClaimedDelivery> leased = DeliveryStore.fanOutLeased(h, dialect, eventId, accountId, name, noun, now, l.token(), l.until());
-        return leased.isEmpty() ? Queued.NONE : new Queued(leased.size(), () -> engine.send(l, leased));
+        DeliveryStore.Published p = DeliveryStore.fanOutLeased(h, dialect, eventId, accountId, name, noun, now, l.token(), l.until());
+        if (p.queued() == 0) return Queued.NONE;
+        return new Queued(p.queued(), p.leased().isEmpty() ? () -> {} : () -> engine.send(l, p.leased()));
     }
 
     /** What a fan-out queued, and what its publisher runs once its transaction has committed (never before). */
@@ -76,12 +78,16 @@ public final class DeliveryService {
         static final Queued NONE = new Queued(0, () -> {});
     }
 
-    /** Queues a delivery again from its first attempt (same message id, so receivers can de-duplicate). */
+    /**
+     * Queues a delivery again from its first attempt (same message id, so receivers can de-duplicate).
+     * One still queued (pending, or held) is left as it is; one of a re-keying callback is held again
+     * by the engine when claimed.
+     */
     public DeliveryRecord redeliver(long deliveryId) {
         DeliveryRecord r = jdbi.withHandle(h -> {
             int updated = h.createUpdate(DeliveryStore.REDELIVER).bind("id", deliveryId).bind("next", DbTime.now(clock)).execute();
             DeliveryRecord now = DeliveryHistory.find(h, deliveryId).orElseThrow(() -> ServiceException.notFound("No delivery " + deliveryId + "."));
-            if (updated == 0 && now.state() != DeliveryState.PENDING) throw ServiceException.notFound("No delivery " + deliveryId + ".");
+            if (updated == 0 && !now.state().queued()) throw ServiceException.notFound("No delivery " + deliveryId + ".");
             return now;
         });
         enqueued();
@@ -96,20 +102,24 @@ public final class DeliveryService {
      * the callback was disabled) and were queued in the window, each from its first attempt and under
      * its own message id (webhook-id), paced by {@link Recovery}. {@code accountId} null: any account
      * (operators); else the callback must be that account's (404 otherwise). A 409 when the callback
-     * does not receive events (not verified, or disabled), since the engine would drop them again at once.
+     * does not send events now (not verified, re-keying, or disabled), since the engine would drop (or
+     * hold) them again at once. Held deliveries dropped when a re-keying lapsed are recovered like any.
      */
     public Recovered recover(String accountId, long callbackId, String since, String until) {
         Instant now = DbTime.now(clock);
         Recovery.Window w = recovery.window(since, until, now);
         Recovered r = jdbi.inTransaction(h -> {
-            State state = h.createQuery("select verified, disabled from callbacks where id = :id and (:accountId is null or account_id = :accountId)")
+            State state = h.createQuery("select verified, disabled, rekeying_since from callbacks where id = :id and (:accountId is null or account_id = :accountId)")
                     .bind("id", callbackId).bind("accountId", accountId)
-                    .map((rs, ctx) -> StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled"))).findOne()
+                    .map((rs, ctx) -> StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled"),
+                            rs.getObject("rekeying_since") != null)).findOne()
                     .orElseThrow(ServiceException::notFound);
-            if (!state.receivesEvents()) {
+            if (!state.sends()) {
                 boolean disabled = state == State.DISABLED;
                 throw ServiceException.of(ServiceException.Kind.CONFLICT, "Callback " + callbackId + " is "
-                        + (disabled ? "disabled" : "not verified") + ": its deliveries would be dropped again. "
+                        + (disabled ? "disabled" : "not verified") + ": " + (state == State.REKEYING
+                                ? "it awaits verification of its new code, and recovered deliveries would only be held. "
+                                : "its deliveries would be dropped again. ")
                         + (disabled ? "Enable it (or resend its verification code and verify it) first." : "Verify it first."));
             }
             List<Long> ids = h.createQuery(DeliveryStore.RECOVERABLE).bind("callbackId", callbackId)

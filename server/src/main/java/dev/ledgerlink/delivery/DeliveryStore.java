@@ -46,20 +46,26 @@ final class DeliveryStore {
             where c.account_id = ? and c.event_noun = ? and (c.event = ? or c.event = ?)
               and\s""" + StateColumns.RECEIVES_EVENTS;
 
+    /**
+     * A subscriber's new delivery is pending when its callback sends now, else held (re-keying: it
+     * receives events but awaits verification of its new code). Held rows are never claimed.
+     */
+    private static final String PENDING_OR_HELD = "case when " + StateColumns.SENDS + " then 'pending' else 'held' end";
+
     /** Fan-out of one event: a delivery per subscriber, queued unleased (event id, now, now, then the subscribers'). */
     static final String FAN_OUT = """
             insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, created_at)
-            select c.id, ?, 'event', 'pending', 0, ?, ?""" + SUBSCRIBERS;
+            select c.id, ?, 'event',\s""" + PENDING_OR_HELD + ", 0, ?, ?" + SUBSCRIBERS;
 
     /**
      * The same fan-out, leased in the insert to this process's engine, which sends the rows as soon as
      * the publisher has committed (no claim pass): next_attempt_at is the lease's end, so another
      * process takes them over only if this one dies before recording an outcome. Event id, lease end,
-     * lease token, now, then the subscribers'.
+     * lease token, now, then the subscribers'. A held row gets no lease: it is not the engine's to send.
      */
     static final String FAN_OUT_LEASED = """
             insert into deliveries (callback_id, event_id, kind, state, attempts, next_attempt_at, lease_owner, created_at)
-            select c.id, ?, 'event', 'pending', 0, ?, ?, ?""" + SUBSCRIBERS;
+            select c.id, ?, 'event',\s""" + PENDING_OR_HELD + ", 0, ?, case when " + StateColumns.SENDS + " then ? end, ?" + SUBSCRIBERS;
 
     /** PostgreSQL: take due rows nobody else is claiming right now, in one statement. */
     static final String CLAIM_POSTGRES = """
@@ -95,7 +101,7 @@ final class DeliveryStore {
             select d.id, d.callback_id, d.kind, d.attempts, d.event_id,
                    e.name, e.object_id, e.account_id as event_account_id, e.user_id as event_user_id,
                    c.uri, c.verifier_sealed, c.account_id as callback_account_id, c.user_id as callback_user_id,
-                   c.verified, c.disabled, c.failing_since, e.trace_parent, e.trace_state""";
+                   c.verified, c.disabled, c.rekeying_since, c.failing_since, e.trace_parent, e.trace_state""";
 
     private static final String LOAD = SENDABLE + """
 
@@ -124,7 +130,7 @@ final class DeliveryStore {
      */
     static final String FAN_OUT_LEASED_RETURNING = "with d as (" + FAN_OUT_LEASED + """
 
-            returning id, callback_id, kind, attempts, event_id)
+            returning id, callback_id, kind, state, attempts, event_id)
             """ + SENDABLE + """
 
             from d
@@ -175,7 +181,38 @@ final class DeliveryStore {
 
     static final String DROP_PENDING_EVENTS_OF_CALLBACK = """
             update deliveries set state = 'dropped', drop_reason = :reason, lease_owner = null, finished_at = :now
+            where callback_id = :callbackId and state in ('pending', 'held') and kind = 'event'""";
+
+    /** Re-keying: pending event deliveries wait, unleased (an attempt in flight then changes nothing but its attempt record). */
+    static final String HOLD_PENDING_EVENTS_OF_CALLBACK = """
+            update deliveries set state = 'held', lease_owner = null
             where callback_id = :callbackId and state = 'pending' and kind = 'event'""";
+
+    /** The new code verified: everything held is due at once; attempts so far count on (the retry schedule goes on). */
+    static final String RELEASE_HELD_OF_CALLBACK = """
+            update deliveries set state = 'pending', next_attempt_at = :now, lease_owner = null
+            where callback_id = :callbackId and state = 'held'""";
+
+    /**
+     * A held row waits exactly as long as its callback re-keys. A publish that read its callback as
+     * re-keying just before the verification committed inserts a held row that the verification's
+     * release did not see: due now, then, like the others. (The other way round, a pending row of a
+     * callback that started re-keying, is held again by the engine when claimed: {@link #HOLD_LEASED}.)
+     */
+    static final String RELEASE_HELD_OF_SENDING = """
+            update deliveries set state = 'pending', next_attempt_at = :now, lease_owner = null
+            where state = 'held' and exists (select 1 from callbacks c where c.id = deliveries.callback_id and\s""" + StateColumns.VERIFIED + ")";
+
+    /** The same race with a disable or a lapse: a held row of a callback that receives no events any more is dropped. */
+    static final String DROP_HELD_OF_NOT_RECEIVING = """
+            update deliveries set state = 'dropped', drop_reason = :reason, lease_owner = null, finished_at = :now
+            where state = 'held' and exists (select 1 from callbacks c where c.id = deliveries.callback_id
+                                             and not (""" + StateColumns.RECEIVES_EVENTS + "))";
+
+    /** A row claimed while its callback re-keys (redelivered, or raced a resend): held again, not sent. */
+    static final String HOLD_LEASED = """
+            update deliveries set state = 'held', lease_owner = null
+            where id = :id and coalesce(lease_owner, '') = :token""";
 
     /** Recover: a callback's dropped event deliveries queued in [since, until), oldest first. */
     static final String RECOVERABLE = """
@@ -193,8 +230,8 @@ final class DeliveryStore {
     /** Recover: only if still dropped. */
     static final String REQUEUE = BACK_TO_QUEUE + "state = 'dropped'";
 
-    /** Redeliver: a delivered or dropped delivery (not one still pending). */
-    static final String REDELIVER = BACK_TO_QUEUE + "state <> 'pending'";
+    /** Redeliver: a delivered or dropped delivery (not one still pending or held). */
+    static final String REDELIVER = BACK_TO_QUEUE + "state in ('delivered', 'dropped')";
 
     static final String QUEUE_DEPTH = "select count(*) from deliveries where state = 'pending'";
 
@@ -243,6 +280,13 @@ final class DeliveryStore {
         batch.execute();
     }
 
+    /** Holds these rows, leased to {@code token}: their callback re-keys. */
+    static void hold(Handle h, Collection<Long> ids, String token) {
+        var batch = h.prepareBatch(HOLD_LEASED);
+        for (Long id : ids) batch.bind("id", id).bind("token", token).add();
+        batch.execute();
+    }
+
     /** Queues a delivery of the event for each subscriber, unleased; returns how many. */
     static int fanOut(Handle h, long eventId, String accountId, String name, String noun, Instant now) {
         return PlainJdbc.update(h, FAN_OUT, s -> {
@@ -253,12 +297,16 @@ final class DeliveryStore {
         });
     }
 
+    /** What a leased fan-out queued: how many deliveries (held ones included), and those leased for sending now. */
+    record Published(int queued, List<ClaimedDelivery> leased) {}
+
     /**
-     * Queues a delivery of the event for each subscriber, leased with this token until then, and reads
-     * them back for sending: one statement on PostgreSQL, an insert and a read through the event's index on H2.
+     * Queues a delivery of the event for each subscriber, leased with this token until then (held,
+     * unleased, for a re-keying callback), and reads the leased ones back for sending: one statement
+     * on PostgreSQL, an insert and a read through the event's index on H2.
      */
-    static List<ClaimedDelivery> fanOutLeased(Handle h, Database.Dialect dialect, long eventId, String accountId, String name, String noun,
-                                              Instant now, String token, Instant leaseUntil) {
+    static Published fanOutLeased(Handle h, Database.Dialect dialect, long eventId, String accountId, String name, String noun,
+                                  Instant now, String token, Instant leaseUntil) {
         PlainJdbc.Binder insert = s -> {
             s.setLong(1, eventId);
             TimeMapping.bind(s, 2, leaseUntil);
@@ -266,12 +314,17 @@ final class DeliveryStore {
             TimeMapping.bind(s, 4, now);
             bindSubscribers(s, 5, accountId, name, noun);
         };
-        if (dialect == Database.Dialect.POSTGRESQL) return PlainJdbc.query(h, FAN_OUT_LEASED_RETURNING, insert, ClaimedMapper::read);
-        if (PlainJdbc.update(h, FAN_OUT_LEASED, insert) == 0) return List.of();
-        return PlainJdbc.query(h, LOAD_PUBLISHED, s -> {
+        if (dialect == Database.Dialect.POSTGRESQL) {
+            // Every inserted row comes back; those of a callback that does not send now were inserted held (PENDING_OR_HELD).
+            List<ClaimedDelivery> all = PlainJdbc.query(h, FAN_OUT_LEASED_RETURNING, insert, ClaimedMapper::read);
+            return new Published(all.size(), all.stream().filter(d -> d.callbackState().sends()).toList());
+        }
+        int queued = PlainJdbc.update(h, FAN_OUT_LEASED, insert);
+        if (queued == 0) return new Published(0, List.of());
+        return new Published(queued, PlainJdbc.query(h, LOAD_PUBLISHED, s -> {
             s.setLong(1, eventId);
             s.setString(2, token);
-        }, ClaimedMapper::read);
+        }, ClaimedMapper::read));
     }
 
     private static void bindSubscribers(PreparedStatement s, int first, String accountId, String name, String noun) throws SQLException {
@@ -293,8 +346,8 @@ final class DeliveryStore {
             return new ClaimedDelivery(rs.getLong("id"), rs.getLong("callback_id"), DeliveryKind.stored(rs.getString("kind")), rs.getInt("attempts"),
                     event, rs.getString("name"), rs.getLong("object_id"), rs.getString("event_account_id"), rs.getLong("event_user_id"),
                     rs.getString("uri"), rs.getString("verifier_sealed"), rs.getString("callback_account_id"), rs.getLong("callback_user_id"),
-                    StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled")), TimeMapping.read(rs, "failing_since"),
-                    TraceHeaders.stored(rs.getString("trace_parent"), rs.getString("trace_state")));
+                    StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled"), TimeMapping.read(rs, "rekeying_since") != null),
+                    TimeMapping.read(rs, "failing_since"), TraceHeaders.stored(rs.getString("trace_parent"), rs.getString("trace_state")));
         }
     }
 

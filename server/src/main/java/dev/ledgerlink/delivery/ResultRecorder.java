@@ -39,8 +39,16 @@ final class ResultRecorder implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ResultRecorder.class);
     private static final int MAX_BATCH = 500;
 
-    /** {@code request} is null when nothing was sent (the code could not be decrypted). */
-    record Result(ClaimedDelivery delivery, String token, Instant at, WebhookRequest request, AttemptOutcome outcome, String dropReason) {}
+    /**
+     * {@code request} is null when nothing was sent (the code could not be decrypted); {@code handedBack}:
+     * the attempt was cut short by a stop, and the delivery goes back to the queue due at once.
+     */
+    record Result(ClaimedDelivery delivery, String token, Instant at, WebhookRequest request, AttemptOutcome outcome, String dropReason,
+                  boolean handedBack) {
+        Result(ClaimedDelivery delivery, String token, Instant at, WebhookRequest request, AttemptOutcome outcome, String dropReason) {
+            this(delivery, token, at, request, outcome, dropReason, false);
+        }
+    }
 
     private final Jdbi jdbi;
     private final Clock clock;
@@ -67,6 +75,16 @@ final class ResultRecorder implements AutoCloseable {
 
     void record(ClaimedDelivery d, String token, Instant at, WebhookRequest request, AttemptOutcome outcome) {
         queue.add(new Result(d, token, at, request, outcome, null));
+    }
+
+    /**
+     * An attempt the engine stopped waiting for (shutdown.grace ran out): recorded as the attempt it
+     * was (the request may have reached the receiver, so a second send is a recorded retry), and the
+     * delivery handed back to the queue due at once, so another process sends it without waiting for
+     * the lease to end. Not reported as a failure of the callback: the endpoint did nothing wrong.
+     */
+    void handBack(ClaimedDelivery d, String token, Instant at, WebhookRequest request, AttemptOutcome outcome) {
+        queue.add(new Result(d, token, at, request, outcome, null, true));
     }
 
     /** Gives a delivery up without an attempt (its callback is no longer verified and enabled). */
@@ -135,6 +153,10 @@ final class ResultRecorder implements AutoCloseable {
                 AttemptOutcome o = r.outcome();
                 int attemptNo = d.attempts() + 1;
                 attempts.add(r);
+                if (r.handedBack()) {
+                    retries.add(new Ended(d, r.token(), attemptNo, now, null));
+                    continue;
+                }
                 latestPerCallback.merge(d.callbackId(), r, (was, next) -> next.at().isBefore(was.at()) ? was : next);
                 callbacks.putIfAbsent(d.callbackId(), d);
                 DeliveryFailures.Outcome reported = DeliveryFailures.Outcome.FAILED;

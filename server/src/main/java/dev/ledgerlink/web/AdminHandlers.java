@@ -131,7 +131,7 @@ final class AdminHandlers {
         return Map.of("recover", DeliveryJson.recovered(r));
     }
 
-    /** ?callback_id, ?state (pending, delivered, dropped), ?since, ?until (ISO-8601 instants, on when each was queued). */
+    /** ?callback_id, ?state (pending, held, delivered, dropped), ?since, ?until (ISO-8601 instants, on when each was queued). */
     Map<String, ?> deliveries(Context ctx) {
         Validation v = new Validation();
         Paging paging = Paging.parse(ctx.queryParamMap(), v);

@@ -11,16 +11,18 @@ final class HealthHandlers {
     private final Database database;
     private final PrometheusMeterRegistry metrics;
     private final DeliveryService deliveries;
+    private final Draining draining;
 
-    HealthHandlers(Database database, PrometheusMeterRegistry metrics, DeliveryService deliveries) {
+    HealthHandlers(Database database, PrometheusMeterRegistry metrics, DeliveryService deliveries, Draining draining) {
         this.database = database;
         this.metrics = metrics;
         this.deliveries = deliveries;
+        this.draining = draining;
     }
 
     /** /healthz, /readyz and /metrics: on the API port, or on the management port when it is on. */
-    static void register(io.javalin.config.RoutesConfig r, dev.ledgerlink.Services s) {
-        var health = new HealthHandlers(s.database(), s.metrics(), s.deliveries());
+    static void register(io.javalin.config.RoutesConfig r, dev.ledgerlink.Services s, Draining draining) {
+        var health = new HealthHandlers(s.database(), s.metrics(), s.deliveries(), draining);
         r.get("/healthz", health::alive);
         r.get("/readyz", health::ready);
         r.get("/metrics", health::prometheus);
@@ -40,8 +42,11 @@ final class HealthHandlers {
         ctx.json(Map.of("status", "ok"));
     }
 
+    /** Not ready once the process is stopping (a load balancer drains it), nor while the database is unreachable. */
     void ready(Context ctx) {
-        if (database.isReachable()) {
+        if (draining.begun()) {
+            ctx.status(503).json(Map.of("status", "stopping"));
+        } else if (database.isReachable()) {
             ctx.json(Map.of("status", "ready", "database", "reachable"));
         } else {
             ctx.status(503).json(Map.of("status", "not ready", "database", "unreachable"));

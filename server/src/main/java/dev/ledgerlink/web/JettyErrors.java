@@ -69,6 +69,7 @@ final class JettyErrors {
         Rendered r = render(code, message, cause);
         response.setStatus(r.status());
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        if (r.status() == 503) response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(Draining.RETRY_AFTER.toSeconds()));
         response.getHeaders().put(RequestIds.HEADER, RequestIds.newId());
         response.write(true, ByteBuffer.wrap(r.body()), callback);
     }
@@ -80,6 +81,7 @@ final class JettyErrors {
     private static Rendered render(int code, String message, Throwable cause) {
         ServiceException refusal = ClientInputFailures.of(cause)
                 .orElse(ClientInputFailures.isClients(code) ? ClientInputFailures.forStatus(code, message) : null);
+        if (refusal == null && code == 503) refusal = Draining.REFUSAL;   // Jetty's own 503: a request that came as the server stopped
         Map<String, Object> body;
         int status;
         if (refusal != null) {

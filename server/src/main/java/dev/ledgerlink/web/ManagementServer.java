@@ -17,8 +17,8 @@ public final class ManagementServer {
         return !settings.get(Setting.MANAGEMENT_PORT).isBlank();
     }
 
-    /** The started listener, or null when management.port is empty. */
-    public static Javalin start(Services services) {
+    /** The started listener, or null when management.port is empty; its /readyz answers 503 once {@code draining} has begun. */
+    public static Javalin start(Services services, Draining draining) {
         Settings s = services.settings();
         if (!enabled(s)) return null;
         return Javalin.create(config -> {
@@ -26,7 +26,7 @@ public final class ManagementServer {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             config.http.defaultContentType = "application/json";
-            HealthHandlers.register(config.routes, services);
+            HealthHandlers.register(config.routes, services, draining);
         }).start(s.get(Setting.MANAGEMENT_HOST), s.integer(Setting.MANAGEMENT_PORT));
     }
 }

@@ -10,12 +10,12 @@ final class Routes {
     private Routes() {}
 
     /** {@code onStop} runs a task when the server begins to stop (long-lived streams end then, so stopping never waits on them). */
-    static void register(RoutesConfig r, Services s, OperatorKey operatorKey, java.util.function.Consumer<Runnable> onStop) {
+    static void register(RoutesConfig r, Services s, OperatorKey operatorKey, Draining draining, java.util.function.Consumer<Runnable> onStop) {
         // API conventions (Api-Version) on the API paths; the token endpoints follow OAuth instead.
         WebServer.apiConventions(r, List.of("/events/*", "/auth/api/*"));
 
         // Health and metrics, unless management.port serves them apart (ManagementServer).
-        if (!ManagementServer.enabled(s.settings())) HealthHandlers.register(r, s);
+        if (!ManagementServer.enabled(s.settings())) HealthHandlers.register(r, s, draining);
         r.get("/openapi.json", OpenApiDocument::serve);   // docs/api.md: every route below is in it
 
         // Who is asking: the peer, or the client a trusted proxy names (rate limits and audit lines of both sign-in forms).

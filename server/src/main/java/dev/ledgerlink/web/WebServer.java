@@ -30,14 +30,19 @@ public final class WebServer {
     static final Duration DATABASE_RETRY_AFTER = Duration.ofSeconds(5);
     /** ... and when its disk is full (freeing space takes an operator: minutes, not seconds). */
     static final Duration DISK_FULL_RETRY_AFTER = Duration.ofSeconds(30);
+    /** How long stopping the server waits for the requests in progress before it closes their connections. */
+    public static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
     /** A request attribute: the failure behind this response is already in the log, in a line of its own kind. */
     private static final String LOGGED = "ledgerlink.failure-logged";
     private static final Logger LOG = LoggerFactory.getLogger(WebServer.class);
 
     private WebServer() {}
 
-    /** @param operatorKey the key of POST /internal/v1/events, built by the wiring ({@link OperatorKey#forServer}) */
-    public static Javalin create(Services services, OperatorKey operatorKey) {
+    /**
+     * @param operatorKey the key of POST /internal/v1/events, built by the wiring ({@link OperatorKey#forServer})
+     * @param draining the process's stop, which /readyz and every answer follow once it has begun
+     */
+    public static Javalin create(Services services, OperatorKey operatorKey, Draining draining) {
         return Javalin.create(config -> {
             config.concurrency.useVirtualThreads = true;
             config.startup.showJavalinBanner = false;
@@ -48,7 +53,8 @@ public final class WebServer {
             config.router.treatMultipleSlashesAsSingleSlash = true;
             config.jsonMapper(new JavalinJackson(Json.MAPPER, true));
             config.jetty.modifyServer(server -> {
-                server.setStopTimeout(5_000);
+                server.setStopTimeout(STOP_TIMEOUT.toMillis());
+                server.insertHandler(draining.handler());   // refuses in the documented shape while stopping, waits for requests in progress
                 server.setErrorHandler(new JettyErrors.ServerLevel());
                 AcceptQueue.widen(server);
                 ConnectionLimits.apply(server, services.settings(), services.metrics());
@@ -69,7 +75,7 @@ public final class WebServer {
                     renderServiceException(ServiceException.of(ServiceException.Kind.METHOD_NOT_ALLOWED, "Method not allowed on this path."), ctx);
                 }
             });
-            Routes.register(config.routes, services, operatorKey, stop -> config.events.serverStopping(stop::run));
+            Routes.register(config.routes, services, operatorKey, draining, stop -> config.events.serverStopping(stop::run));
         });
     }
 

@@ -55,6 +55,16 @@ class CallbackServiceTest {
                     public int dropPending(org.jdbi.v3.core.Handle transaction, long callbackId, String reason, Instant now) {
                         throw new AssertionError("nothing of these tests drops deliveries");
                     }
+
+                    @Override
+                    public int holdPending(org.jdbi.v3.core.Handle transaction, long callbackId, Instant now) {
+                        return 0;   // nothing is queued in these tests (RekeyingTest holds real deliveries)
+                    }
+
+                    @Override
+                    public int releaseHeld(org.jdbi.v3.core.Handle transaction, long callbackId, Instant now) {
+                        return 0;
+                    }
                 }, () -> {});
         accountId = f.account().accountId();
         owner = new TokenPrincipal(f.user().id(), f.app().id(),
@@ -119,9 +129,9 @@ class CallbackServiceTest {
     }
 
     /**
-     * Whether a callback receives events is written twice, once per language, in StateColumns: the
-     * SQL condition the fan-out selects subscribers with, and State.receivesEvents. They agree on a
-     * callback in each stored state.
+     * Whether a callback receives events (and sends them now) is written twice, once per language,
+     * in StateColumns: the SQL conditions the fan-out selects subscribers with (and queues pending
+     * or held by), and State.receivesEvents (sends). They agree on a callback in each stored state.
      */
     @Test
     void theFanOutsConditionAndTheStateAgreeOnWhoReceivesEvents() {
@@ -133,17 +143,24 @@ class CallbackServiceTest {
         server.services().operatorCallbacks().disable(disabledAfterVerification.id());
         Callback disabledUnverified = callbacks.register(owner, accountId, "invoice", URI);
         server.services().operatorCallbacks().disable(disabledUnverified.id());
+        Callback rekeying = callbacks.register(owner, accountId, "invoice", URI);
+        callbacks.verify(owner, accountId, rekeying.id(), codeOf(rekeying.id()));
+        callbacks.resend(owner, accountId, rekeying.id());
 
-        for (Callback c : List.of(unverified, verified, disabledAfterVerification, disabledUnverified)) {
+        List<Callback> all = List.of(unverified, verified, disabledAfterVerification, disabledUnverified, rekeying);
+        for (Callback c : all) {
             Callback now = callbacks.get(owner, accountId, c.id());
-            boolean selected = server.services().database().jdbi().withHandle(h -> h.createQuery(
-                    "select count(*) from callbacks where id = :id and " + StateColumns.RECEIVES_EVENTS)
-                    .bind("id", c.id()).mapTo(Integer.class).one() == 1);
-            assertEquals(now.state().receivesEvents(), selected, now.state() + " (verified " + now.verified() + ")");
+            assertEquals(now.state().receivesEvents(), matches(c.id(), StateColumns.RECEIVES_EVENTS), now.state() + " (verified " + now.verified() + ")");
+            if (now.state().receivesEvents()) assertEquals(now.state().sends(), matches(c.id(), StateColumns.SENDS), now.state() + " sends");
         }
         assertEquals(List.of(CallbackStateMachine.State.UNVERIFIED, CallbackStateMachine.State.VERIFIED, CallbackStateMachine.State.DISABLED,
-                CallbackStateMachine.State.DISABLED), List.of(unverified, verified, disabledAfterVerification, disabledUnverified).stream()
+                CallbackStateMachine.State.DISABLED, CallbackStateMachine.State.REKEYING), all.stream()
                 .map(c -> callbacks.get(owner, accountId, c.id()).state()).toList());
+    }
+
+    private boolean matches(long callbackId, String condition) {
+        return server.services().database().jdbi().withHandle(h -> h.createQuery("select count(*) from callbacks where id = :id and " + condition)
+                .bind("id", callbackId).mapTo(Integer.class).one() == 1);
     }
 
     @Test
@@ -271,6 +288,16 @@ class CallbackServiceTest {
 
                     @Override
                     public int dropPending(org.jdbi.v3.core.Handle transaction, long callbackId, String reason, Instant now) {
+                        throw new AssertionError("not reached");
+                    }
+
+                    @Override
+                    public int holdPending(org.jdbi.v3.core.Handle transaction, long callbackId, Instant now) {
+                        throw new AssertionError("not reached");
+                    }
+
+                    @Override
+                    public int releaseHeld(org.jdbi.v3.core.Handle transaction, long callbackId, Instant now) {
                         throw new AssertionError("not reached");
                     }
                 }, () -> {});

@@ -2,16 +2,21 @@ package dev.ledgerlink.callbacks;
 
 import static dev.ledgerlink.callbacks.CallbackStateMachine.Effect.COUNT_WRONG_TRY;
 import static dev.ledgerlink.callbacks.CallbackStateMachine.Effect.DROP_PENDING;
+import static dev.ledgerlink.callbacks.CallbackStateMachine.Effect.HOLD_PENDING;
+import static dev.ledgerlink.callbacks.CallbackStateMachine.Effect.RELEASE_HELD;
 import static dev.ledgerlink.callbacks.CallbackStateMachine.Effect.ISSUE_NEW_CODE;
 import static dev.ledgerlink.callbacks.CallbackStateMachine.Effect.SEND_VERIFICATION_REQUEST;
 import static dev.ledgerlink.callbacks.CallbackStateMachine.Effect.START_NOTIFICATIONS;
 import static dev.ledgerlink.callbacks.CallbackStateMachine.Effect.STOP_NOTIFICATIONS;
 import static dev.ledgerlink.callbacks.CallbackStateMachine.State.DELETED;
 import static dev.ledgerlink.callbacks.CallbackStateMachine.State.DISABLED;
+import static dev.ledgerlink.callbacks.CallbackStateMachine.State.REKEYING;
 import static dev.ledgerlink.callbacks.CallbackStateMachine.State.UNVERIFIED;
 import static dev.ledgerlink.callbacks.CallbackStateMachine.State.VERIFIED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
 import dev.ledgerlink.callbacks.CallbackStateMachine.IllegalTransition;
@@ -53,7 +58,7 @@ class CallbackStateMachineTest {
 
         row(VERIFIED, Trigger.VERIFY_WITH_RIGHT_CODE, VERIFIED);
         row(VERIFIED, Trigger.VERIFY_WITH_WRONG_CODE, VERIFIED, COUNT_WRONG_TRY);
-        row(VERIFIED, Trigger.RESEND, UNVERIFIED, ISSUE_NEW_CODE, SEND_VERIFICATION_REQUEST, STOP_NOTIFICATIONS);
+        row(VERIFIED, Trigger.RESEND, REKEYING, ISSUE_NEW_CODE, SEND_VERIFICATION_REQUEST, HOLD_PENDING);
         row(VERIFIED, Trigger.CHANGE_URI, UNVERIFIED, ISSUE_NEW_CODE, SEND_VERIFICATION_REQUEST, STOP_NOTIFICATIONS);
         row(VERIFIED, Trigger.CHANGE_EVENT, VERIFIED);
         row(VERIFIED, Trigger.FAILING_TOO_LONG, DISABLED, STOP_NOTIFICATIONS, DROP_PENDING);
@@ -61,6 +66,17 @@ class CallbackStateMachineTest {
         row(VERIFIED, Trigger.DELETE, DELETED, STOP_NOTIFICATIONS, DROP_PENDING);
         row(VERIFIED, Trigger.OPERATOR_DISABLE, DISABLED, STOP_NOTIFICATIONS, DROP_PENDING);
         row(VERIFIED, Trigger.OPERATOR_ENABLE, VERIFIED);
+
+        row(REKEYING, Trigger.VERIFY_WITH_RIGHT_CODE, VERIFIED, START_NOTIFICATIONS, RELEASE_HELD);
+        row(REKEYING, Trigger.VERIFY_WITH_WRONG_CODE, REKEYING, COUNT_WRONG_TRY);
+        row(REKEYING, Trigger.RESEND, REKEYING, ISSUE_NEW_CODE, SEND_VERIFICATION_REQUEST);
+        row(REKEYING, Trigger.CHANGE_URI, UNVERIFIED, ISSUE_NEW_CODE, SEND_VERIFICATION_REQUEST, STOP_NOTIFICATIONS, DROP_PENDING);
+        row(REKEYING, Trigger.CHANGE_EVENT, REKEYING);
+        row(REKEYING, Trigger.ENDPOINT_GONE, REKEYING);
+        row(REKEYING, Trigger.DELETE, DELETED, STOP_NOTIFICATIONS, DROP_PENDING);
+        row(REKEYING, Trigger.OPERATOR_DISABLE, DISABLED, STOP_NOTIFICATIONS, DROP_PENDING);
+        row(REKEYING, Trigger.OPERATOR_ENABLE, REKEYING);
+        row(REKEYING, Trigger.REKEYING_LAPSED, UNVERIFIED, STOP_NOTIFICATIONS, DROP_PENDING);
 
         row(DISABLED, Trigger.VERIFY_WITH_RIGHT_CODE, DISABLED);
         row(DISABLED, Trigger.VERIFY_WITH_WRONG_CODE, DISABLED, COUNT_WRONG_TRY);
@@ -115,15 +131,36 @@ class CallbackStateMachineTest {
     }
 
     @Test
+    void aResentVerifiedCallbackStaysSubscribedButSendsNothingUntilVerified() {
+        Transition resend = CallbackStateMachine.apply(VERIFIED, Trigger.RESEND);
+        assertEquals(REKEYING, resend.next());
+        assertTrue(REKEYING.receivesEvents(), "publishes still create its deliveries");
+        assertFalse(REKEYING.sends(), "held until the new code is verified");
+        assertTrue(resend.has(HOLD_PENDING) && !resend.has(DROP_PENDING), "what was pending is held, not dropped");
+        assertTrue(CallbackStateMachine.apply(REKEYING, Trigger.VERIFY_WITH_RIGHT_CODE).has(RELEASE_HELD));
+    }
+
+    @Test
+    void onlyAVerifiedCallbackSendsAndOnlyVerifiedOrReKeyingReceives() {
+        for (State s : State.values()) {
+            assertEquals(s == VERIFIED, s.sends(), s.name());
+            assertEquals(s == VERIFIED || s == REKEYING, s.receivesEvents(), s.name());
+        }
+    }
+
+    @Test
     void nothingAppliesAfterADelete() {
         for (Trigger t : Trigger.values()) assertThrows(IllegalTransition.class, () -> CallbackStateMachine.apply(DELETED, t));
     }
 
     @Test
     void disabledWinsOverVerifiedInTheStoredFlags() {
-        assertEquals(UNVERIFIED, StateColumns.of(false, false));
-        assertEquals(VERIFIED, StateColumns.of(true, false));
-        assertEquals(DISABLED, StateColumns.of(true, true));
-        assertEquals(DISABLED, StateColumns.of(false, true));
+        assertEquals(UNVERIFIED, StateColumns.of(false, false, false));
+        assertEquals(REKEYING, StateColumns.of(false, false, true));
+        assertEquals(VERIFIED, StateColumns.of(true, false, false));
+        assertEquals(VERIFIED, StateColumns.of(true, false, true));
+        assertEquals(DISABLED, StateColumns.of(true, true, false));
+        assertEquals(DISABLED, StateColumns.of(false, true, false));
+        assertEquals(DISABLED, StateColumns.of(false, true, true));
     }
 }

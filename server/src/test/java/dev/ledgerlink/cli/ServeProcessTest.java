@@ -56,6 +56,7 @@ class ServeProcessTest {
             Thread.sleep(200);
             String after = String.join("\n", stderr);
             assertTrue(after.contains("shutting down"), "exit " + p.exitValue() + "; stderr after SIGTERM: " + after);
+            assertEquals(0, p.exitValue(), "a stop on SIGTERM is a clean exit: " + after);
         } finally {
             p.destroyForcibly();
         }

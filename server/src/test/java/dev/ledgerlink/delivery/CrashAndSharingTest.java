@@ -3,22 +3,8 @@ package dev.ledgerlink.delivery;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.ledgerlink.LedgerlinkServer;
-import dev.ledgerlink.Services;
-import dev.ledgerlink.config.Setting;
-import dev.ledgerlink.config.Settings;
-import dev.ledgerlink.events.EventPublisher;
-import dev.ledgerlink.secrets.SecretBox;
-import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.Receiver;
-import dev.ledgerlink.testing.TestDatabases;
-import dev.ledgerlink.testing.TestServer;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,34 +24,6 @@ class CrashAndSharingTest {
     @TempDir
     Path dir;
 
-    private record Setup(Services services, Fixtures fixture, TestDatabases.TestDb db, String key) implements AutoCloseable {
-        @Override
-        public void close() {
-            services.database().close();
-        }
-    }
-
-    /**
-     * An account with two subscribers verified through the handshake (the shared fixtures, on an
-     * in-process server over the shared database that stops before the processes start), then the
-     * services alone, without a delivery engine, to publish and count.
-     */
-    private Setup setup(String eventA, Receiver a, String eventB, Receiver b) {
-        TestDatabases.TestDb db = TestDatabases.freshShared(dir);
-        String key = SecretBox.newKeyBase64();
-        Fixtures f;
-        try (TestServer server = TestServer.start(db, t -> t.set(Setting.SECRETS_KEY, key).set(Setting.DB_POOL_SIZE, "4"))) {
-            f = Fixtures.create(server);
-            f.verificationsRecorded(f.verified(eventA, a).id());
-            f.verificationsRecorded(f.verified(eventB, b).id());
-        }
-        Settings settings = Settings.builder().set(Setting.DB_URL, db.url()).set(Setting.DB_USER, db.user())
-                .set(Setting.DB_POOL_SIZE, "4").set(Setting.SECRETS_KEY, key).build();
-        Services s = Services.create(settings, Clock.systemUTC(), LedgerlinkServer.openDatabase(settings, null),
-                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-        return new Setup(s, f, db, key);
-    }
-
     /** Counts every message id the receiver was sent. */
     private static Function<Receiver.Request, Receiver.Answer> counting(Map<String, AtomicInteger> seen) {
         return r -> {
@@ -74,22 +32,10 @@ class CrashAndSharingTest {
         };
     }
 
-    private static void publish(Setup s, int events) {
-        for (int i = 1; i <= events; i++) {
-            s.services().events().publish(new EventPublisher.Request("invoice.create", s.fixture().account().accountId(), (long) i, s.fixture().user().id(), null));
-        }
-    }
-
-    /** Event deliveries in this state (the handshakes' verification requests are not counted). */
-    private static long count(Setup s, String state) {
-        return s.services().database().jdbi().withHandle(h -> h.createQuery("select count(*) from deliveries where state = :s and kind = 'event'")
-                .bind("s", state).mapTo(Long.class).one());
-    }
-
     @Test
     void aServerKilledWithSigkillMidQueueLosesNoEventAfterRestart() throws Exception {
         Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
-        try (Receiver a = new Receiver(); Receiver b = new Receiver(); Setup s = setup("invoice", a, "invoice.create", b)) {
+        try (Receiver a = new Receiver(); Receiver b = new Receiver(); SharedQueue s = SharedQueue.create(dir, new SharedQueue.Subscription("invoice", a), new SharedQueue.Subscription("invoice.create", b))) {
             a.answer(counting(seen));
             b.answer(r -> {
                 try {
@@ -100,7 +46,7 @@ class CrashAndSharingTest {
                 return counting(seen).apply(r);
             });
             int events = 1500;
-            publish(s, events);   // 3,000 deliveries queued
+            s.publish(events);   // 3,000 deliveries queued
             Path log = dir.resolve("server.log");
 
             try (ServerProcess first = ServerProcess.start(s.db(), s.key(), log, FAST)) {
@@ -112,17 +58,17 @@ class CrashAndSharingTest {
 
             try (ServerProcess ignored = ServerProcess.start(s.db(), s.key(), log, FAST)) {
                 Deliveries.await("every delivery made (" + seen.size() + " of " + 2 * events + ", log " + log + ")",
-                        () -> seen.size() == 2 * events && count(s, "delivered") == 2L * events);
+                        () -> seen.size() == 2 * events && s.count("delivered") == 2L * events);
             }
-            assertEquals(0, count(s, "pending"));
-            assertEquals(0, count(s, "dropped"));
+            assertEquals(0, s.count("pending"));
+            assertEquals(0, s.count("dropped"));
         }
     }
 
     @Test
     void twoServersOnOneDatabaseSendEachMessageOnce() throws Exception {
         Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
-        try (Receiver a = new Receiver(); Receiver b = new Receiver(); Setup s = setup("invoice", a, "invoice", b)) {
+        try (Receiver a = new Receiver(); Receiver b = new Receiver(); SharedQueue s = SharedQueue.create(dir, new SharedQueue.Subscription("invoice", a), new SharedQueue.Subscription("invoice", b))) {
             a.answer(counting(seen));
             b.answer(counting(seen));
             Path log = dir.resolve("servers.log");
@@ -131,12 +77,12 @@ class CrashAndSharingTest {
             try (ServerProcess one = ServerProcess.start(s.db(), s.key(), log, settings);
                  ServerProcess two = ServerProcess.start(s.db(), s.key(), log, settings)) {
                 int events = 1000;
-                publish(s, events);
+                s.publish(events);
                 try {
-                    Deliveries.await("all delivered (" + seen.size() + ")", () -> count(s, "delivered") == 2L * events);
+                    Deliveries.await("all delivered (" + seen.size() + ")", () -> s.count("delivered") == 2L * events);
                 } catch (AssertionError e) {
                     throw new AssertionError(e.getMessage() + "; received " + seen.size() + ", delivered "
-                            + count(s, "delivered") + ", pending " + count(s, "pending") + "; servers alive: "
+                            + s.count("delivered") + ", pending " + s.count("pending") + "; servers alive: "
                             + one.alive() + "/" + two.alive() + "; failed attempts: " + failedAttempts(s) + "; pending: " + pendingRows(s)
                             + "; end of the servers' log:\n" + tail(log), e);
                 }
@@ -150,14 +96,14 @@ class CrashAndSharingTest {
         }
     }
 
-    private static String failedAttempts(Setup s) {
+    private static String failedAttempts(SharedQueue s) {
         return s.services().database().jdbi().withHandle(h -> h.createQuery(
                 "select coalesce(error, '') || ' ' || coalesce(cast(status_code as varchar), '-') || ' x' || cast(count(*) as varchar) "
                         + "from delivery_attempts where status_code is null or status_code >= 300 group by error, status_code")
                 .mapTo(String.class).list()).toString();
     }
 
-    private static String pendingRows(Setup s) {
+    private static String pendingRows(SharedQueue s) {
         return s.services().database().jdbi().withHandle(h -> h.createQuery(
                 "select cast(id as varchar) || ':' || coalesce(lease_owner, 'free') || '@' || cast(next_attempt_at as varchar) || ' attempts=' || cast(attempts as varchar) "
                         + "from deliveries where state = 'pending' order by id limit 20")

@@ -220,7 +220,8 @@ class DeliveryEngineTest {
         receiver.answer(r -> Receiver.Answer.of(500));
         f.publish("invoice.create", 5);
         receiver.await(2);
-        f.resend(unverified);   // unverified again until the new code comes back
+        // A new uri: unverified again until its code comes back, and nothing queued follows it there.
+        server.services().callbacks().update(f.principal(), f.account().accountId(), unverified, null, receiver.uri() + "?u2");
         f.delete(deleted);
         try (var ticking = server.clock.followRealTime()) {
             await("dropped at send time", () -> only(server.services(), unverified).state() == DeliveryState.DROPPED);

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** A real `ledgerlink serve` in a child JVM on the test classpath, killable with SIGKILL. */
+/** A real `ledgerlink serve` in a child JVM on the test classpath, stopped with SIGTERM or killed with SIGKILL. */
 public final class ServerProcess implements AutoCloseable {
     private static final java.util.regex.Pattern READY = java.util.regex.Pattern.compile("ledgerlink ready on (http://\\S+)");
     private final Process process;
@@ -22,8 +22,13 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     public static ServerProcess start(TestDatabases.TestDb db, String secretsKey, Path log, String... settings) {
+        return start(db, secretsKey, log, 0, settings);
+    }
+
+    /** As {@link #start(TestDatabases.TestDb, String, Path, String...)}, on this API port (a node restarted on its address). */
+    public static ServerProcess start(TestDatabases.TestDb db, String secretsKey, Path log, int port, String... settings) {
         List<String> cmd = new ArrayList<>(ChildJvm.command(List.of("-Xmx256m"), "dev.ledgerlink.cli.Main"));
-        cmd.addAll(List.of("serve", "--port", "0", "--db", db.url(), "--set", "secrets.key=" + secretsKey,
+        cmd.addAll(List.of("serve", "--port", Integer.toString(port), "--db", db.url(), "--set", "secrets.key=" + secretsKey,
                 "--set", "events.operator-key=unused-in-this-test",
                 "--set", "dev=true"));   // receivers are on loopback, which only dev mode may call
         if (!db.user().isEmpty()) cmd.addAll(List.of("--set", "db.user=" + db.user()));
@@ -54,6 +59,33 @@ public final class ServerProcess implements AutoCloseable {
             Thread.sleep(50);
         }
         throw new AssertionError("the server did not get ready within 60 s; log " + log);
+    }
+
+    /** A port free at this moment (for a node's fixed address, or its management port). */
+    public static int freePort() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * SIGTERM, as a supervisor sends it (Process.destroy() did not run the shutdown hooks of a child of
+     * the surefire JVM here; kill does).
+     */
+    public void sigterm() throws IOException, InterruptedException {
+        new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).start().waitFor();
+    }
+
+    /** The exit status, once the process has ended (waits up to 120 s: a hang, not a timing check). */
+    public int awaitExit() throws InterruptedException {
+        if (!process.waitFor(120, TimeUnit.SECONDS)) throw new AssertionError("the server did not exit within 120 s; log " + log);
+        return process.exitValue();
+    }
+
+    public Path log() {
+        return log;
     }
 
     public boolean alive() {
