@@ -42,6 +42,7 @@ final class DeliveryEngineWiring {
                 addressGate,
                 userAgent(),
                 s.duration(dev.ledgerlink.config.Setting.SHUTDOWN_GRACE),
+                d.rateLimit(),
                 tracing);
         DeliveryEngine.allowHostHeaderOfPinnedRequests();   // JVM-wide: before the engine's sender makes its HTTP client
         return new DeliveryEngine(config, database, clock, secretBox, metrics, notices, audit);

@@ -28,7 +28,10 @@ import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.NotificationSettings;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retention.RetentionRules;
+import dev.ledgerlink.sandbox.SandboxReset;
 import dev.ledgerlink.retention.RetentionSweeper;
+import dev.ledgerlink.sandbox.Faults;
+import dev.ledgerlink.sandbox.RequestJournal;
 import dev.ledgerlink.secrets.PasswordHashMetrics;
 import dev.ledgerlink.secrets.PasswordHasher;
 import dev.ledgerlink.secrets.SecretBox;
@@ -65,6 +68,8 @@ public record Services(
         OperatorCallbacks operatorCallbacks,
         OperatorNotices notices,
         RetentionSweeper retention,
+        Faults faults,
+        RequestJournal journal,
         Optional<DeliveryEngine> deliveryEngine) {
 
     /**
@@ -90,7 +95,7 @@ public record Services(
                                   PrometheusMeterRegistry metrics, Tracing tracing, boolean runEngine) {
         boolean devMode = settings.flag(Setting.DEV);
         // The one decision of development mode's exemption from the address rules, for registration and sending alike.
-        var addressGate = PublicAddressGate.of(devMode, resolver);
+        var addressGate = PublicAddressGate.of(devMode, java.util.Set.copyOf(settings.list(Setting.DEV_CALLBACK_HOSTS)), resolver);
         var jdbi = database.jdbi();
         var audit = new AuditLog(metrics);
         var passwordCost = PasswordHashSettings.from(settings);
@@ -112,6 +117,7 @@ public record Services(
                     settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)),
                     engine.<HandOff>map(e -> e).orElse(HandOff.NONE));
             var deliveryReads = new DeliveryReads(jdbi);
+            var journal = new RequestJournal(jdbi, applications, Math.max(1, settings.integer(Setting.SANDBOX_JOURNAL_SIZE)));
             var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, new CallbackUriRule(addressGate), audit,
                     callbackQueue, deliveries::enqueued);
             Services services = new Services(settings, clock, database, metrics, tracing, audit,
@@ -132,13 +138,24 @@ public record Services(
                     new OperatorCallbacks(jdbi, clock, callbackQueue, audit),
                     notices,
                     new RetentionSweeper(jdbi, database.dialect(), clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics),
+                    new Faults(jdbi, clock),
+                    journal,
                     engine);
+            // Development mode's journal of the applications' calls: a server writes it, the CLI only reads it.
+            if (runEngine && devMode) journal.start();
+            // A development server marks its database as a sandbox's: only such a database may be reset (sandbox.SandboxReset).
+            if (devMode && runEngine) services.sandboxReset().markDevelopmentMode();
             engine.ifPresent(DeliveryEngine::start);
             return services;
         } catch (RuntimeException e) {
             engine.ifPresent(DeliveryEngine::close);
             throw e;
         }
+    }
+
+    /** Development mode's reset and its kept seed files (docs/sandbox.md, "Reset"). */
+    public SandboxReset sandboxReset() {
+        return new SandboxReset(database.jdbi(), clock, users, accounts, applications, callbacks);
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

@@ -32,6 +32,7 @@ public final class CallbackJson {
         // state "rekeying": awaiting verification of a resent code since then, its deliveries held (docs/delivery.md, "Re-keying")
         m.put("rekeying_since", c.rekeyingSince() == null ? null : c.rekeyingSince().toString());
         m.put("created_at", c.createdAt().toString());
+        m.put("rate_limit", c.rateLimit());
         return m;
     }
 }

@@ -8,7 +8,7 @@ import org.jdbi.v3.core.Handle;
  * a callback's row and what it queues or drops commit together: a crash between them cannot leave a
  * callback that never gets its code, nor a disabled one whose deliveries are still pending.
  * Implemented by the delivery capability (delivery.CallbackDeliveries); only
- * {@link CallbackEffects} calls it.
+ * {@link CallbackEffects} calls it, and {@link OperatorCallbacks} when an operator changes a rate limit.
  */
 public interface CallbackQueue {
 
@@ -30,4 +30,10 @@ public interface CallbackQueue {
 
     /** Makes every held event delivery of the callback due {@code now}, its attempts so far kept; how many. */
     int releaseHeld(Handle transaction, long callbackId, Instant now);
+
+    /**
+     * The callback's rate limit changed: its deliveries waiting for their first attempt (their turns
+     * given at the old limit) fall due now, to be paced anew at the new one; how many.
+     */
+    int repace(Handle transaction, long callbackId, Instant now);
 }

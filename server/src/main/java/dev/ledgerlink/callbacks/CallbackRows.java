@@ -26,6 +26,12 @@ public final class CallbackRows implements RowMapper<Callback> {
                 TimeMapping.read(rs, "updated_at"),
                 rs.getInt("verify_failures"),
                 TimeMapping.read(rs, "verify_failures_since"),
-                TimeMapping.read(rs, "rekeying_since"));
+                TimeMapping.read(rs, "rekeying_since"),
+                nullableInt(rs, "rate_limit"));
+    }
+
+    private static Integer nullableInt(ResultSet rs, String column) throws SQLException {
+        int value = rs.getInt(column);
+        return rs.wasNull() ? null : value;
     }
 }

@@ -21,7 +21,7 @@ public interface CallbackStore {
     String COLUMNS = """
             id, account_id, application_id, user_id, event, event_noun, uri, verified, disabled,
             verifier_sealed, verifier_hash, failing_since, created_at, updated_at,
-            verify_failures, verify_failures_since, rekeying_since""";
+            verify_failures, verify_failures_since, rekeying_since, rate_limit""";
 
     // The search filters of the list call; a null parameter means "no filter". A noun matches the
     // noun and all its verbs (event_noun); noun.verb matches itself and its noun.
@@ -138,6 +138,10 @@ public interface CallbackStore {
 
     @SqlQuery("select " + COLUMNS + " from callbacks where id = :id for update")
     Optional<Callback> findAnyForUpdate(long id);
+
+    /** An operator's pace for it (null: the setting's); not part of the public record, so updated_at stays. */
+    @SqlUpdate("update callbacks set rate_limit = :rateLimit where id = :id")
+    int setRateLimit(long id, Integer rateLimit);
 
     /** Enabling forgets the failure run, so the disable window starts afresh; disabling ends a re-keying (its held deliveries are dropped). */
     @SqlUpdate("update callbacks set disabled = :disabled, failing_since = null, rekeying_since = null, updated_at = :now where id = :id")

@@ -5,6 +5,7 @@ import dev.ledgerlink.callbacks.CallbackStateMachine.Effect;
 import dev.ledgerlink.callbacks.CallbackStateMachine.State;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Transition;
 import dev.ledgerlink.callbacks.CallbackStateMachine.Trigger;
+import dev.ledgerlink.config.RateLimit;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.paging.Paging;
@@ -31,12 +32,14 @@ public final class OperatorCallbacks {
 
     private final Jdbi jdbi;
     private final Clock clock;
+    private final CallbackQueue queue;
     private final CallbackEffects effects;
     private final AuditLog audit;
 
     public OperatorCallbacks(Jdbi jdbi, Clock clock, CallbackQueue queue, AuditLog audit) {
         this.jdbi = jdbi;
         this.clock = clock;
+        this.queue = queue;
         this.effects = new CallbackEffects(queue);
         this.audit = audit;
     }
@@ -99,6 +102,28 @@ public final class OperatorCallbacks {
             if (t.has(Effect.START_NOTIFICATIONS)) {
                 s.setDisabled(id, false, now());
                 LOG.info("callback {} enabled by an operator", id);
+            }
+        });
+        return show(id);
+    }
+
+    /**
+     * The operator's settings of a callback (PATCH /internal/v1/admin/callbacks/{id}, {@code callbacks
+     * set}), each already checked by the front that parsed it; what is not given stays. A new rate
+     * limit holds from the next delivery on, and the deliveries waiting for their first attempt are
+     * paced anew by it (their turns were given at the old one), in the same transaction.
+     */
+    public Callback change(long id, OperatorSettings settings) {
+        new Validation().check(settings.any(), "body", "must name at least one setting to change: rate_limit").throwIfInvalid();
+        Integer rate = settings.rateLimit().value();
+        new Validation().check(rate == null || RateLimit.valid(rate), "rate_limit", RateLimit.RULE + ", or null").throwIfInvalid();
+        jdbi.useTransaction(h -> {
+            CallbackStore s = h.attach(CallbackStore.class);
+            s.findAnyForUpdate(id).orElseThrow(() -> ServiceException.notFound("No callback " + id + "."));
+            if (settings.rateLimit().given()) {
+                s.setRateLimit(id, rate);
+                int waiting = queue.repace(h, id, now());
+                LOG.info("callback {}: rate limit set to {} by an operator; {} waiting deliveries paced anew", id, RateLimit.text(rate), waiting);
             }
         });
         return show(id);

@@ -3,6 +3,9 @@ package dev.ledgerlink.cli;
 import dev.ledgerlink.callbacks.CallbackJson;
 import dev.ledgerlink.Services;
 import dev.ledgerlink.callbacks.Callback;
+import dev.ledgerlink.callbacks.OperatorSettings;
+import dev.ledgerlink.config.RateLimit;
+import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.paging.Paging;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -10,8 +13,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "callbacks", mixinStandardHelpOptions = true, description = "Callbacks across accounts (operators): list, show, disable, enable.",
-        subcommands = {CallbacksCommand.ListCallbacks.class, CallbacksCommand.Show.class, CallbacksCommand.Disable.class,
+@Command(name = "callbacks", mixinStandardHelpOptions = true, description = "Callbacks across accounts (operators): list, show, set, disable, enable.",
+        subcommands = {CallbacksCommand.ListCallbacks.class, CallbacksCommand.Show.class, CallbacksCommand.SetSettings.class, CallbacksCommand.Disable.class,
                 CallbacksCommand.Enable.class})
 final class CallbacksCommand {
 
@@ -58,6 +61,37 @@ final class CallbacksCommand {
         }
     }
 
+    /**
+     * The operator's settings of a callback, as the admin API's PATCH changes them: each option given
+     * changes its setting, the others stay. A new setting is one more option and one more line in
+     * {@link #settings}.
+     */
+    @Command(name = "set", mixinStandardHelpOptions = true, description = "Change a callback's operator settings (those not given stay).")
+    static final class SetSettings extends OneCallback {
+        @Option(names = "--rate-limit", paramLabel = "PER_SECOND",
+                description = "Deliveries per second at most to it (1 to 10000), or none for the setting delivery.rate-limit. "
+                        + "Deliveries beyond it wait their turn; none is dropped for it.")
+        String rateLimit;
+
+        @Override
+        Callback apply(Services s, long id) {
+            return s.operatorCallbacks().change(id, settings());
+        }
+
+        private OperatorSettings settings() {
+            OperatorSettings settings = OperatorSettings.none();
+            if (rateLimit != null) {
+                try {
+                    settings = settings.withRateLimit(RateLimit.parse(rateLimit));
+                } catch (IllegalArgumentException e) {
+                    throw ServiceException.invalid("--rate-limit", RateLimit.RULE + ", or none; got '" + rateLimit + "'");
+                }
+            }
+            if (!settings.any()) throw ServiceException.invalid("set", "name at least one setting to change: --rate-limit");
+            return settings;
+        }
+    }
+
     @Command(name = "disable", mixinStandardHelpOptions = true, description = "Stop notifications to a callback and drop what is queued for it.")
     static final class Disable extends OneCallback {
         @Override
@@ -77,6 +111,7 @@ final class CallbacksCommand {
 
     private static String line(Callback c) {
         return c.id() + "\t" + c.state().name().toLowerCase(java.util.Locale.ROOT) + "\taccount=" + c.accountId()
-                + "\tapp=" + c.applicationId() + "\t" + c.event() + "\t" + c.uri();
+                + "\tapp=" + c.applicationId() + "\t" + c.event() + "\t" + c.uri()
+                + (c.rateLimit() == null ? "" : "\trate-limit=" + c.rateLimit() + "/s");
     }
 }

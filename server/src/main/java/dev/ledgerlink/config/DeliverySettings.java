@@ -9,7 +9,8 @@ import java.util.List;
  * flight or a per-callback limit that no total allows.
  */
 public record DeliverySettings(List<Duration> retrySchedule, Duration timeout, Duration disableAfter, int concurrency,
-                               int perCallbackConcurrency, Duration pollInterval, Duration lease, Duration stallMargin) {
+                               int perCallbackConcurrency, Duration pollInterval, Duration lease, Duration stallMargin,
+                               Integer rateLimit) {
 
     /** Time a worker is allowed, after an attempt's timeout, to record its outcome before the lease must still hold. */
     public static final Duration WRITE_BACK = Duration.ofSeconds(1);
@@ -23,9 +24,19 @@ public record DeliverySettings(List<Duration> retrySchedule, Duration timeout, D
         var d = new DeliverySettings(s.durations(Setting.DELIVERY_RETRY_SCHEDULE), s.duration(Setting.DELIVERY_TIMEOUT),
                 s.duration(Setting.DELIVERY_DISABLE_AFTER), s.integer(Setting.DELIVERY_CONCURRENCY),
                 s.integer(Setting.DELIVERY_PER_CALLBACK_CONCURRENCY), s.duration(Setting.DELIVERY_POLL_INTERVAL),
-                s.duration(Setting.DELIVERY_LEASE), s.duration(Setting.DELIVERY_STALL_MARGIN));
+                s.duration(Setting.DELIVERY_LEASE), s.duration(Setting.DELIVERY_STALL_MARGIN), rateLimit(s));
         d.check();
         return d;
+    }
+
+    /** delivery.rate-limit: null when empty (no limit), else checked by {@link RateLimit}. */
+    private static Integer rateLimit(Settings s) {
+        try {
+            return RateLimit.parse(s.get(Setting.DELIVERY_RATE_LIMIT));
+        } catch (IllegalArgumentException e) {
+            throw invalid(Setting.DELIVERY_RATE_LIMIT, RateLimit.RULE + " (empty: none), got '"
+                    + s.get(Setting.DELIVERY_RATE_LIMIT) + "'");
+        }
     }
 
     private void check() {

@@ -20,6 +20,7 @@ public enum Setting {
     BASE_URL("base-url", "", "Public address of the API ({base_url}); empty means http://<host>:<port>."),
     AUTH_URL("auth-url", "", "Public address of the authorization page ({auth_url}); empty means the base URL."),
     DEV("dev", "false", "Development mode: http redirect and callback URIs on loopback hosts are allowed, demo data is created on first start."),
+    DEV_CALLBACK_HOSTS("dev.callback-hosts", "", "Development mode only: comma-separated host names (e.g. app,receiver, a compose file's service names) whose http:// callback URIs are accepted besides loopback hosts, at registration and when sending; every other host keeps the usual rules. Ignored outside development mode."),
     DB_URL("db.url", "jdbc:h2:file:./data/ledgerlink", "JDBC URL: an H2 file (shared between processes automatically; an 8 MiB page cache unless the URL sets CACHE_SIZE, in KiB) or jdbc:postgresql://host:port/db."),
     DB_USER("db.user", "", "Database user (H2 default: sa; PostgreSQL default: the OS user)."),
     DB_PASSWORD("db.password", "", "Database password."),
@@ -44,6 +45,7 @@ public enum Setting {
     DELIVERY_POLL_INTERVAL("delivery.poll-interval", "PT0.5S", "How often the queue is polled for work stored by other processes."),
     DELIVERY_LEASE("delivery.lease", "PT60S", "How long a claimed or just-published delivery stays with the process sending it before another may take it over."),
     DELIVERY_STALL_MARGIN("delivery.stall-margin", "PT30S", "How much longer than delivery.lease one claim pass of the delivery dispatcher may run before it counts as stuck: an error is logged and /healthz answers 503 so that a supervisor restarts the process. delivery.lease plus this must exceed 10 s, the longest a claim waits for a database connection."),
+    DELIVERY_RATE_LIMIT("delivery.rate-limit", "", "Deliveries per second at most to each callback (1 to 10000), unless an operator gave the callback a limit of its own (ledgerlink callbacks set --rate-limit); empty: no limit. Deliveries beyond it wait for their turn: they are never dropped for it and count as no failed attempt. Every node sharing the database spends one budget per callback."),
     DELIVERY_RECOVER_SPACING("delivery.recover-spacing", "PT0.2S", "Recover: the n-th re-queued delivery of a callback falls due n times this after the recover, so the endpoint is not flooded."),
     DELIVERY_RECOVER_MAX_WINDOW("delivery.recover-max-window", "P30D", "Recover: the longest since..until window one recover may name."),
     SHUTDOWN_DRAIN("shutdown.drain", "PT5S", "On SIGTERM, how long the API keeps answering (each answer with Connection: close) after /readyz turned 503 and before the port closes: the time a load balancer needs to stop sending this node requests (its health check interval times the failures it waits for; PT0S when nothing is in front). docs/operations.md, \"Stopping and rolling restarts\"."),
@@ -61,6 +63,7 @@ public enum Setting {
     TRUSTED_PROXIES("http.trusted-proxies", "", "Comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed: the client address (login throttling) is then the last address in it that is not a trusted proxy. Empty: the peer address, X-Forwarded-For ignored."),
     TRACING_OTLP_ENDPOINT("tracing.otlp-endpoint", "", "OpenTelemetry traces are sent to this OTLP/HTTP collector (protobuf, POST <endpoint>/v1/traces; for example http://127.0.0.1:4318): spans of HTTP requests, token grants, publishes and webhook attempts, resource service.name=ledgerlink (docs/operations.md, \"How to trace a delivery\"). Empty: no traces are recorded or sent; webhooks still carry a W3C traceparent."),
     TRACING_EXPORT_INTERVAL("tracing.export-interval", "PT5S", "With tracing.otlp-endpoint: finished spans are sent in a batch at least this often (sooner when 512 are waiting)."),
+    SANDBOX_JOURNAL_SIZE("sandbox.journal-size", "10000", "Development mode: how many of the applications' newest calls the request journal keeps (docs/sandbox.md, \"Journal\"); older ones are deleted as new ones are written."),
     CONSOLE_ENABLED("console.enabled", "false", "Serve the developer console at /console outside development mode (operators sign in with events.operator-key); development mode always serves it.");
 
     private final String key;

@@ -20,6 +20,11 @@ public final class CallbackDeliveries implements CallbackQueue {
     }
 
     @Override
+    public int repace(Handle h, long callbackId, Instant now) {
+        return h.createUpdate(DeliveryStore.REPACE).bind("callbackId", callbackId).bind("now", now).execute();
+    }
+
+    @Override
     public int dropPending(Handle h, long callbackId, String reason, Instant now) {
         return h.createUpdate(DeliveryStore.DROP_PENDING_EVENTS_OF_CALLBACK).bind("callbackId", callbackId)
                 .bind("reason", reason).bind("now", now).execute();

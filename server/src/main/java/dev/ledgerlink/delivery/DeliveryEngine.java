@@ -66,6 +66,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private final DeliverySender sender;
     private final ResultRecorder recorder;
     private final DispatcherWatchdog watchdog;
+    private final DeliveryPace pace;
     private final RekeyingLapses lapses;
     private final OperatorNotices notices;
     private final ExecutorService sends = Executors.newVirtualThreadPerTaskExecutor();
@@ -111,6 +112,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock);
         this.recorder = new ResultRecorder(jdbi, clock, config.retryRule(), config.failures(), metrics, notices, audit);
         this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
+        this.pace = new DeliveryPace(config.rateLimit(), metrics.paced);
         this.lapses = config.lapses();
         this.notices = notices;
         this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().unstarted(this::dispatchLoop);
@@ -122,10 +124,10 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         dispatcher.start();
     }
 
-    /** What the engine is told by the settings. */
+    /** What the engine is told by the settings; {@code rateLimit}: delivery.rate-limit, null for none. */
     public record Config(RetryRule retryRule, DeliveryFailures failures, RekeyingLapses lapses, Duration timeout, Duration lease, Duration stallMargin,
                          Duration pollInterval, int concurrency, int perCallbackConcurrency, PublicAddressGate addressGate, String userAgent,
-                         Duration shutdownGrace, Tracing tracing) {}
+                         Duration shutdownGrace, Integer rateLimit, Tracing tracing) {}
 
     /**
      * One attempt on its way, settled exactly once: by its own thread when the answer (or the failure)
@@ -250,7 +252,9 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
      * own limit); the others go back to the queue, due now, for the next claim. A handed-off publish
      * may have taken slots since a claim counted them, so nothing here waits for a slot.
      */
-    private void startAll(List<ClaimedDelivery> leased, String token, Instant now) {
+    private void startAll(List<ClaimedDelivery> claimed, String token, Instant now) {
+        // Paced callbacks' deliveries beyond their budget go back to the queue, due at their turn (DeliveryPace).
+        List<ClaimedDelivery> leased = pace.admit(jdbi, claimed, token, now, this::room);
         Map<Long, String> codes = new HashMap<>();   // the SecretBox is opened once per callback per batch
         List<Long> giveBack = new ArrayList<>();
         List<Long> hold = new ArrayList<>();
@@ -297,6 +301,12 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         }
     }
 
+    /** How many more attempts to this callback this engine may start now. */
+    private int room(long callbackId) {
+        AtomicInteger n = inFlightPerCallback.get(callbackId);
+        return running ? perCallbackLimit - (n == null ? 0 : n.get()) : 0;
+    }
+
     /** One attempt, in a span that continues the trace its event kept (Tracing#attempt); the request carries its traceparent. */
     private void attempt(InFlight f, String code) {
         ClaimedDelivery d = f.delivery;
@@ -305,8 +315,9 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         try {
             trace = tracing.attempt(d.trace(), d.id(), d.callbackId(), d.eventId(), d.attempts() + 1);
             f.request = WebhookRequest.build(d, code, f.at.getEpochSecond(), userAgent, trace.headers());
-            outcome = sender.send(d.uri(), f.request);
+            outcome = send(d, f.request);
             metrics.attempt.record(Duration.ofMillis(outcome.durationMs()));
+            if (d.test() != null && d.test().sequence() != null) releaseNextInSequence(d);
             if (f.settle()) recorder.record(d, f.token, f.at, f.request, outcome);
         } catch (RuntimeException e) {
             AttemptOutcome failed = AttemptOutcome.noResponse(0, "internal error: " + e.getClass().getSimpleName());
@@ -318,6 +329,29 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
             inFlightPerCallback.get(d.callbackId()).decrementAndGet();
             slots.release();
             if (leftWork && slots.availablePermits() >= perCallbackLimit) wakeups.release();
+        }
+    }
+
+    /**
+     * One attempt's request: sent once, or for a test delivery with copies that many times, one after
+     * the other (TestDelivery); the attempt is the first copy that failed, else the last.
+     */
+    private AttemptOutcome send(ClaimedDelivery d, WebhookRequest request) {
+        int copies = d.test() == null || d.isVerification() ? 1 : d.test().options().copies();
+        AttemptOutcome outcome = sender.send(d.uri(), request);
+        for (int i = 1; i < copies && outcome.error() == null; i++) outcome = sender.send(d.uri(), request);
+        return outcome;
+    }
+
+    /** An ordered test sequence: this delivery's first attempt was answered, so the next one to the same callback may go. */
+    private void releaseNextInSequence(ClaimedDelivery d) {
+        try {
+            int released = jdbi.withHandle(h -> h.createUpdate(DeliveryStore.RELEASE_NEXT_IN_SEQUENCE)
+                    .bind("now", DbTime.now(clock)).bind("sequence", d.test().sequence()).bind("next", d.test().position() + 1)
+                    .bind("callbackId", d.callbackId()).execute());
+            if (released > 0) wake();
+        } catch (RuntimeException e) {
+            LOG.warn("test delivery {}: the next of its sequence is not released ({}); it goes when its hold ends", d.id(), e.toString());
         }
     }
 

@@ -15,6 +15,7 @@ final class DeliveryMetrics {
     final Counter claimed;
     final Counter handedOff;
     final Counter claimPasses;
+    final Counter paced;
     final Timer attempt;
     final AtomicLong queueDepth = new AtomicLong();
 
@@ -26,6 +27,7 @@ final class DeliveryMetrics {
         claimed = Counter.builder("ledgerlink.deliveries.claimed").description("Deliveries taken from the queue by this process's claim passes (retries, other processes' publishes, overflow)").register(registry);
         handedOff = Counter.builder("ledgerlink.deliveries.handed.off").description("Deliveries leased to this process's engine by a publish and handed to it after the commit, without a claim pass").register(registry);
         claimPasses = Counter.builder("ledgerlink.delivery.claim.passes").description("Claim statements this process ran against the queue: polls, and wake-ups for work it left there").register(registry);
+        paced = Counter.builder("ledgerlink.deliveries.paced").description("Deliveries given back to the queue to wait for their turn under their callback's rate limit (not attempts)").register(registry);
         attempt = Timer.builder("ledgerlink.delivery.attempt").description("Duration of one delivery attempt").publishPercentileHistogram().register(registry);
         Gauge.builder("ledgerlink.deliveries.queue.depth", queueDepth, AtomicLong::get).description("Pending deliveries in the database").register(registry);
     }

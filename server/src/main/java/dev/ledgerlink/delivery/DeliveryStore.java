@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.StatementContext;
@@ -101,13 +102,19 @@ final class DeliveryStore {
             select d.id, d.callback_id, d.kind, d.attempts, d.event_id,
                    e.name, e.object_id, e.account_id as event_account_id, e.user_id as event_user_id,
                    c.uri, c.verifier_sealed, c.account_id as callback_account_id, c.user_id as callback_user_id,
-                   c.verified, c.disabled, c.rekeying_since, c.failing_since, e.trace_parent, e.trace_state""";
+                   c.verified, c.disabled, c.rekeying_since, c.failing_since, c.rate_limit, e.trace_parent, e.trace_state,
+                   t.signature as test_signature, t.copies as test_copies, t.delay_seconds as test_delay, t.send_order as test_order,
+                   t.sequence_id as test_sequence, t.sequence_position as test_position""";
+
+    /** A test delivery's options (V37), found by its key; no row for any other delivery. */
+    private static final String TEST_OPTIONS = "\nleft join test_deliveries t on t.delivery_id = d.id";
 
     private static final String LOAD = SENDABLE + """
 
             from deliveries d
             join callbacks c on c.id = d.callback_id
-            left join events e on e.id = d.event_id
+            left join events e on e.id = d.event_id""" + TEST_OPTIONS + """
+
             where\s""";
 
     /**
@@ -135,12 +142,13 @@ final class DeliveryStore {
 
             from d
             join callbacks c on c.id = d.callback_id
-            join events e on e.id = d.event_id""";
+            join events e on e.id = d.event_id""" + TEST_OPTIONS;
 
     // State changes below apply only while the worker still holds the lease. Each statement finds its
     // row by primary key; the coalesce kept H2 off the lease owner's index, which V26 dropped.
+    /** Back to the queue unleased, due at :dueAt: now (no room for it here), or its turn (Pace); no attempt is counted. */
     static final String RELEASE = """
-            update deliveries set lease_owner = null, next_attempt_at = :now
+            update deliveries set lease_owner = null, next_attempt_at = :dueAt
             where id = :id and coalesce(lease_owner, '') = :token""";
 
     /** Skips the row when the delivery is gone meanwhile (its callback was deleted). */
@@ -188,6 +196,14 @@ final class DeliveryStore {
             update deliveries set state = 'held', lease_owner = null
             where callback_id = :callbackId and state = 'pending' and kind = 'event'""";
 
+    /**
+     * A changed rate limit: the callback's deliveries waiting, unleased, for their first attempt fall due
+     * now and are paced anew (DeliveryPace); retries keep their schedule.
+     */
+    static final String REPACE = """
+            update deliveries set next_attempt_at = :now
+            where callback_id = :callbackId and state = 'pending' and attempts = 0 and lease_owner is null and next_attempt_at > :now""";
+
     /** The new code verified: everything held is due at once; attempts so far count on (the retry schedule goes on). */
     static final String RELEASE_HELD_OF_CALLBACK = """
             update deliveries set state = 'pending', next_attempt_at = :now, lease_owner = null
@@ -233,6 +249,20 @@ final class DeliveryStore {
     /** Redeliver: a delivered or dropped delivery (not one still pending or held). */
     static final String REDELIVER = BACK_TO_QUEUE + "state in ('delivered', 'dropped')";
 
+    /** A test event's deliveries, just queued by the same transaction: their options (event id, then the options'). */
+    static final String INSERT_TEST_OPTIONS = """
+            insert into test_deliveries (delivery_id, signature, copies, delay_seconds, send_order, sequence_id, sequence_position, sequence_size)
+            select id, ?, ?, ?, ?, ?, ?, ? from deliveries where event_id = ? and kind = 'event'""";
+
+    /**
+     * The next delivery of an ordered test sequence to the same callback, once the one before it has
+     * had an attempt answered: due now, unless it was already taken or sent.
+     */
+    static final String RELEASE_NEXT_IN_SEQUENCE = """
+            update deliveries set next_attempt_at = :now
+            where id in (select delivery_id from test_deliveries where sequence_id = :sequence and sequence_position = :next)
+              and callback_id = :callbackId and state = 'pending' and attempts = 0 and lease_owner is null""";
+
     static final String QUEUE_DEPTH = "select count(*) from deliveries where state = 'pending'";
 
     /**
@@ -276,9 +306,27 @@ final class DeliveryStore {
     /** Gives these rows, leased to {@code token}, back to the queue, due {@code now}. */
     static void release(Handle h, Collection<Long> ids, String token, Instant now) {
         var batch = h.prepareBatch(RELEASE);
-        for (Long id : ids) batch.bind("id", id).bind("token", token).bind("now", now).add();
+        for (Long id : ids) batch.bind("id", id).bind("token", token).bind("dueAt", now).add();
         batch.execute();
     }
+
+    /** Gives these rows, leased to {@code token}, back to the queue, each due at its time (Pace: their turn). */
+    static void defer(Handle h, Map<Long, Instant> dueAt, String token) {
+        var batch = h.prepareBatch(RELEASE);
+        dueAt.forEach((id, at) -> batch.bind("id", id).bind("token", token).bind("dueAt", at).add());
+        batch.execute();
+    }
+
+    // Pace (V30's callback_pace, DeliveryPace): a callback's next free send slot, in microseconds since the epoch.
+    static final String PACE_SLOT = "select next_slot from callback_pace where callback_id = ?";
+
+    /** The callback's first paced delivery makes its row (callback id, slot, callback id); another node may just have. */
+    static final String PACE_ADD = """
+            insert into callback_pace (callback_id, next_slot)
+            select cast(? as bigint), cast(? as bigint) where not exists (select 1 from callback_pace where callback_id = ?)""";
+
+    /** Takes slots: only if nobody took any since the slot was read (new slot, callback id, slot read). */
+    static final String PACE_TAKE = "update callback_pace set next_slot = ? where callback_id = ? and next_slot = ?";
 
     /** Holds these rows, leased to {@code token}: their callback re-keys. */
     static void hold(Handle h, Collection<Long> ids, String token) {
@@ -289,9 +337,14 @@ final class DeliveryStore {
 
     /** Queues a delivery of the event for each subscriber, unleased; returns how many. */
     static int fanOut(Handle h, long eventId, String accountId, String name, String noun, Instant now) {
+        return fanOut(h, eventId, accountId, name, noun, now, now);
+    }
+
+    /** As {@link #fanOut(Handle, long, String, String, String, Instant)}, first due at {@code due}. */
+    static int fanOut(Handle h, long eventId, String accountId, String name, String noun, Instant now, Instant due) {
         return PlainJdbc.update(h, FAN_OUT, s -> {
             s.setLong(1, eventId);
-            TimeMapping.bind(s, 2, now);
+            TimeMapping.bind(s, 2, due);
             TimeMapping.bind(s, 3, now);
             bindSubscribers(s, 4, accountId, name, noun);
         });
@@ -327,6 +380,25 @@ final class DeliveryStore {
         }, ClaimedMapper::read));
     }
 
+    /** Stores a test event's options beside each of its just-queued deliveries. */
+    static void addTestOptions(Handle h, long eventId, TestDelivery t, TestDelivery.Place place) {
+        PlainJdbc.update(h, INSERT_TEST_OPTIONS, s -> {
+            s.setString(1, t.signature().value());
+            s.setInt(2, t.copies());
+            s.setLong(3, t.delay().toSeconds());
+            s.setString(4, t.order().value());
+            s.setString(5, place == null ? null : place.sequence());
+            if (place == null) {
+                s.setNull(6, java.sql.Types.INTEGER);
+                s.setNull(7, java.sql.Types.INTEGER);
+            } else {
+                s.setInt(6, place.position());
+                s.setInt(7, place.size());
+            }
+            s.setLong(8, eventId);
+        });
+    }
+
     private static void bindSubscribers(PreparedStatement s, int first, String accountId, String name, String noun) throws SQLException {
         s.setString(first, accountId);
         s.setString(first + 1, noun);
@@ -347,7 +419,21 @@ final class DeliveryStore {
                     event, rs.getString("name"), rs.getLong("object_id"), rs.getString("event_account_id"), rs.getLong("event_user_id"),
                     rs.getString("uri"), rs.getString("verifier_sealed"), rs.getString("callback_account_id"), rs.getLong("callback_user_id"),
                     StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled"), TimeMapping.read(rs, "rekeying_since") != null),
-                    TimeMapping.read(rs, "failing_since"), TraceHeaders.stored(rs.getString("trace_parent"), rs.getString("trace_state")));
+                    TimeMapping.read(rs, "failing_since"), rateLimit(rs), testSend(rs),
+                    TraceHeaders.stored(rs.getString("trace_parent"), rs.getString("trace_state")));
+        }
+
+        private static Integer rateLimit(ResultSet rs) throws SQLException {
+            int perSecond = rs.getInt("rate_limit");
+            return rs.wasNull() ? null : perSecond;
+        }
+
+        private static ClaimedDelivery.TestSend testSend(ResultSet rs) throws SQLException {
+            String signature = rs.getString("test_signature");
+            if (signature == null) return null;
+            int position = rs.getInt("test_position");
+            return new ClaimedDelivery.TestSend(TestDelivery.stored(signature, rs.getInt("test_copies"), rs.getLong("test_delay"),
+                    rs.getString("test_order")), rs.getString("test_sequence"), position);
         }
     }
 

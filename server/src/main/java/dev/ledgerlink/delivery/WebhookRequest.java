@@ -16,7 +16,10 @@ import java.util.Map;
 record WebhookRequest(String body, Map<String, String> headers, String recordedBody) {
     static final String CONTENT_TYPE = "application/x-www-form-urlencoded";
 
-    static WebhookRequest build(ClaimedDelivery d, String code, long timestampSeconds, String userAgent, TraceHeaders trace) {
+    static WebhookRequest build(ClaimedDelivery d, String code, long attemptSeconds, String userAgent, TraceHeaders trace) {
+        // A test delivery of development mode may be dated back or have its signatures spoiled: TestDelivery's rule.
+        TestDelivery test = d.test() == null || d.isVerification() ? null : d.test().options();
+        long timestampSeconds = test == null ? attemptSeconds : test.timestamp(attemptSeconds);
         FormParams params = d.isVerification()
                 ? FormParams.verification(d.callbackId(), code, d.callbackAccountId(), d.callbackUserId())
                 : FormParams.notification(d.eventName(), d.objectId(), d.eventAccountId(), d.eventUserId());
@@ -34,6 +37,7 @@ record WebhookRequest(String body, Map<String, String> headers, String recordedB
         headers.put(StandardWebhooks.SIGNATURE, StandardWebhooks.sign(code, d.messageId(), timestampSeconds, body));
         headers.put(TraceHeaders.TRACEPARENT, trace.traceparent());
         if (trace.tracestate() != null) headers.put(TraceHeaders.TRACESTATE, trace.tracestate());
+        if (test != null) test.apply(headers);
         return new WebhookRequest(body, headers, recorded);
     }
 }

@@ -32,6 +32,12 @@ final class AdminHandlers {
         this.operator = operator;
     }
 
+    /** {"rate_limit": 5}: the operator's settings of the callback; what the body leaves out stays. */
+    Map<String, ?> changeCallback(Context ctx) {
+        long id = PathIds.positive(ctx, "callback_id");
+        return callbackJson(s.operatorCallbacks().change(id, OperatorSettingsJson.parse(RequestBodies.objectBody(ctx))));
+    }
+
     Map<String, ?> disableCallback(Context ctx) {
         return callbackJson(s.operatorCallbacks().disable(PathIds.positive(ctx, "callback_id")));
     }

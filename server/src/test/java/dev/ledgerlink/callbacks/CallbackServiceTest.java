@@ -65,6 +65,11 @@ class CallbackServiceTest {
                     public int releaseHeld(org.jdbi.v3.core.Handle transaction, long callbackId, Instant now) {
                         return 0;
                     }
+
+                    @Override
+                    public int repace(org.jdbi.v3.core.Handle transaction, long callbackId, Instant now) {
+                        throw new AssertionError("nothing of these tests changes a rate limit");
+                    }
                 }, () -> {});
         accountId = f.account().accountId();
         owner = new TokenPrincipal(f.user().id(), f.app().id(),
@@ -298,6 +303,11 @@ class CallbackServiceTest {
 
                     @Override
                     public int releaseHeld(org.jdbi.v3.core.Handle transaction, long callbackId, Instant now) {
+                        throw new AssertionError("not reached");
+                    }
+
+                    @Override
+                    public int repace(org.jdbi.v3.core.Handle transaction, long callbackId, Instant now) {
                         throw new AssertionError("not reached");
                     }
                 }, () -> {});

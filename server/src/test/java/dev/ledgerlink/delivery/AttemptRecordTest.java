@@ -17,7 +17,7 @@ class AttemptRecordTest {
     @Test
     void aVerificationRequestIsRecordedWithoutItsCode() {
         ClaimedDelivery d = new ClaimedDelivery(7, 3, DeliveryKind.VERIFICATION, 0, null, null, 0, null, 0,
-                "https://example.com/hook", "sealed", "ACCT1", 11, State.UNVERIFIED, null, null);
+                "https://example.com/hook", "sealed", "ACCT1", 11, State.UNVERIFIED, null);
         WebhookRequest r = WebhookRequest.build(d, "the-secret-code", 1_800_000_000L, "ua", TRACE);
         assertTrue(r.body().contains("verifier=the-secret-code"));
         assertEquals("name=callback.verify&object_id=3&verifier=%5Bredacted%5D&account_id=ACCT1&user_id=11", r.recordedBody());
@@ -27,7 +27,7 @@ class AttemptRecordTest {
     @Test
     void aNotificationIsRecordedAsSent() {
         ClaimedDelivery d = new ClaimedDelivery(8, 3, DeliveryKind.EVENT, 0, 5L, "invoice.create", 42, "ACCT1", 11,
-                "https://example.com/hook", "sealed", "ACCT1", 11, State.VERIFIED, Instant.EPOCH, null);
+                "https://example.com/hook", "sealed", "ACCT1", 11, State.VERIFIED, Instant.EPOCH);
         WebhookRequest r = WebhookRequest.build(d, "code", 1_800_000_000L, "ua", TRACE);
         assertEquals(r.body(), r.recordedBody());
         String headers = AttemptRecord.requestHeaders(r.headers());

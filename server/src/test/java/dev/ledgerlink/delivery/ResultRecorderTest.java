@@ -117,6 +117,6 @@ class ResultRecorderTest {
     private ClaimedDelivery claimed(Jdbi jdbi, Callback c) {
         long id = jdbi.withHandle(h -> h.createQuery("select id from deliveries where callback_id = :c").bind("c", c.id()).mapTo(Long.class).one());
         return new ClaimedDelivery(id, c.id(), DeliveryKind.VERIFICATION, 100, null, null, 0, null, 0, c.uri(), null,
-                f.account().accountId(), f.user().id(), State.UNVERIFIED, null, null);
+                f.account().accountId(), f.user().id(), State.UNVERIFIED, null);
     }
 }

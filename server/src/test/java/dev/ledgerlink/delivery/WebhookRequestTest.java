@@ -24,7 +24,7 @@ class WebhookRequestTest {
 
     private static ClaimedDelivery delivery(DeliveryKind kind, long callbackId) {
         return new ClaimedDelivery(9, callbackId, kind, 0, kind == DeliveryKind.VERIFICATION ? null : 3L, "invoice.create", 42,
-                "6BApk", 7, "https://app.example.com/hook", "sealed", "6BApk", 7, State.VERIFIED, null, null);
+                "6BApk", 7, "https://app.example.com/hook", "sealed", "6BApk", 7, State.VERIFIED, null);
     }
 
     @Test

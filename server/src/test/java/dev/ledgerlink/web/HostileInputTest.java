@@ -89,6 +89,8 @@ class HostileInputTest {
     @Test
     void noGeneratedRequestGetsA5xxAStackTraceOrAnUndocumentedErrorBody() {
         assertTrue(routes.size() >= 10, "the route table was read: " + routes);
+        assertTrue(routes.contains(new Route("POST", "/sandbox/v1/faults")) && routes.contains(new Route("GET", "/sandbox/v1/requests")),
+                "development mode's sandbox routes are probed too: " + routes);
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         IntStream.range(0, REQUESTS).parallel().forEach(i -> {
             if (failures.size() >= 10) return;
@@ -103,11 +105,14 @@ class HostileInputTest {
             }
         });
         assertEquals(List.of(), List.copyOf(failures), "hostile requests answered wrongly (seed " + SEED + ")");
+        // The generated fault rules (429s, 1 ms delays) must not answer the checks below.
+        server.services().faults().clear();
 
         assertEquals(200, server.http.get("/healthz").status());
         assertEquals(200, server.http.get("/readyz").status());
-        // A fresh pair: the generated requests replay the fixture's refresh token, which (rightly) revokes its grant.
-        assertEquals(200, server.http.get("/auth/api/v1/users/me", "Authorization", "Bearer " + fixture.issue().accessToken()).status(),
+        // A fresh user and pair: the generated requests replay the fixture's refresh token, which (rightly) revokes its
+        // grant, and may have reset the sandbox (POST /sandbox/v1/reset with the operator key), which removes the fixture.
+        assertEquals(200, server.http.get("/auth/api/v1/users/me", "Authorization", "Bearer " + Fixtures.create(server).issue().accessToken()).status(),
                 "the API still serves a valid token");
     }
 
@@ -133,6 +138,47 @@ class HostileInputTest {
             if (expected[i] > 0) assertEquals(expected[i], a.status(), a.body());
             assertTrue(a.contentType().startsWith("application/json"), a.contentType());
         }
+    }
+
+    /**
+     * Development mode's routes (the route table gives them to the generated probes too): the test
+     * event's delivery options and events list, and the sandbox's reset, with hostile values. Every
+     * answer is the documented JSON error or a success, never a 5xx; a reset in the middle of the
+     * probes leaves the server serving.
+     */
+    @Test
+    void theSandboxRoutesRefuseHostileOptionsInTheDocumentedShape() throws IOException {
+        Fixtures own = Fixtures.create(server);   // the generated probes may have revoked the class's tokens, or reset the sandbox
+        String path = "/events/account/" + own.account().accountId() + "/events/test";
+        String token = own.issue().accessToken();
+        String[] bodies = {
+                "{\"name\": \"invoice.create\", \"delivery\": {\"copies\": 1e309}}",
+                "{\"name\": \"invoice.create\", \"delivery\": {\"copies\": 99999999999999999999}}",
+                "{\"name\": \"invoice.create\", \"delivery\": {\"delay\": \"P9999999999999D\"}}",
+                "{\"name\": \"invoice.create\", \"delivery\": {\"delay\": \"PT-1S\"}}",
+                "{\"name\": \"invoice.create\", \"delivery\": {\"signature\": \"\\u0000\"}}",
+                "{\"name\": \"invoice.create\", \"delivery\": {\"order\": [\"reversed\"]}}",
+                "{\"name\": \"invoice.create\", \"delivery\": {\"\\u202e\": 1}}",
+                "{\"events\": [null, 1, \"x\"]}",
+                "{\"events\": [" + "{\"name\": \"invoice.create\"},".repeat(40) + "{\"name\": \"invoice.create\"}]}",
+                "{\"events\": [{\"name\": \"invoice.create\", \"user_id\": \"' OR 1=1 --\"}]}",
+                "{\"events\": [{\"name\": \"invoice.create\", \"extra\": {}}]}"};
+        for (String body : bodies) {
+            byte[] b = body.getBytes(StandardCharsets.UTF_8);
+            String raw = "POST " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer " + token
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + b.length + "\r\n\r\n" + body;
+            Answer a = send(raw.getBytes(StandardCharsets.UTF_8));
+            assertEquals(null, check(new Generated(raw.getBytes(StandardCharsets.UTF_8), "POST", path), a), body);
+            assertEquals(422, a.status(), body + " -> " + a.body());
+        }
+        for (String body : new String[] {"", "{", "[]", "\u0000", "{\"seed\": \"../../etc/passwd\"}"}) {
+            String raw = "POST /sandbox/v1/reset HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer " + OPERATOR_KEY
+                    + "\r\nContent-Type: application/json; charset=bogus\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
+            Answer a = send(raw.getBytes(StandardCharsets.UTF_8));
+            assertEquals(null, check(new Generated(raw.getBytes(StandardCharsets.UTF_8), "POST", "/sandbox/v1/reset"), a), body);
+            assertTrue(a.status() == 200 || (a.status() >= 400 && a.status() < 500), a.status() + " " + a.body());
+        }
+        assertEquals(200, server.http.get("/readyz").status());
     }
 
     /**
@@ -290,7 +336,14 @@ class HostileInputTest {
     }
 
     private static byte[] body(Random r, String routePath) {
-        String text = switch (r.nextInt(12)) {
+        String text = switch (r.nextInt(13)) {
+            // development mode's fault rules: a 429 or a 1 ms delay at most (a 503 rule would make the next requests' 5xx legitimate)
+            case 12 -> "{\"route\": " + (r.nextBoolean() ? "\"" + pick(r, new String[] {"token", "identity", "authorize", "callbacks", "tokens"}) + "\"" : json(r))
+                    + (r.nextBoolean() ? ", \"client_id\": " + json(r) : "") + (r.nextBoolean() ? ", \"grant_type\": " + json(r) : "")
+                    + ", \"effect\": " + pick(r, new String[] {"{\"status\": 429}", "{\"status\": 500}", "{\"status\": \"503\"}",
+                            "{\"latency_ms\": 1}", "{\"latency_ms\": -5}", "{\"error\": \"invalid_grant\"}", "{\"error\": 7}", "[]", "{}",
+                            "{\"status\": 429, \"retry_after\": 99999}", "{\"x\": 1}", json(r)})
+                    + (r.nextBoolean() ? ", \"times\": " + pick(r, new String[] {"1", "0", "-1", "1e3", "\"2\"", "99999999999"}) : "") + "}";
             case 0 -> "";
             case 1 -> "{\"callback\": {\"event\": " + json(r) + ", \"uri\": " + json(r) + "}}";
             case 2 -> "{\"callback\": {\"verifier\": " + json(r) + ", \"resend\": " + json(r) + "}}";

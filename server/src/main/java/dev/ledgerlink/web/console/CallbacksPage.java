@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * /console/callbacks: each callback's event, uri, state, failure run and last attempt, with resend
- * (a fresh verification code); /console/callbacks/{id}/deliveries: its deliveries and every
+ * /console/callbacks: each callback's event, uri, state, pace, failure run and last attempt, with resend
+ * (a fresh verification code); /console/callbacks/{id}/deliveries: its pace, its deliveries and every
  * attempt as sent and answered, with redeliver.
  */
 public final class CallbacksPage {
@@ -30,14 +30,17 @@ public final class CallbacksPage {
     private final OperatorCallbacks operatorCallbacks;
     private final DeliveryReads reads;
     private final DeliveryService deliveries;
+    /** delivery.rate-limit, null for none: the pace of callbacks without one of their own. */
+    private final Integer defaultRateLimit;
 
     CallbacksPage(ConsoleSession session, CallbackService callbacks, OperatorCallbacks operatorCallbacks, DeliveryReads reads,
-                  DeliveryService deliveries) {
+                  DeliveryService deliveries, Integer defaultRateLimit) {
         this.session = session;
         this.callbacks = callbacks;
         this.operatorCallbacks = operatorCallbacks;
         this.reads = reads;
         this.deliveries = deliveries;
+        this.defaultRateLimit = defaultRateLimit;
     }
 
     void list(Context ctx) {
@@ -46,6 +49,7 @@ public final class CallbacksPage {
         Map<Long, DeliveryActivity.LastAttempt> last = reads.lastAttempts(list.stream().map(Callback::id).toList());
         Map<String, Object> p = new HashMap<>();
         p.put("rows", list.stream().map(c -> new Row(c, last.get(c.id()))).toList());
+        p.put("defaultRateLimit", defaultRateLimit);
         p.put("notice", ConsolePage.notice(ctx));
         ConsolePage.render(ctx, viewer, "callbacks", "callbacks.jte", p);
     }
@@ -65,6 +69,7 @@ public final class CallbacksPage {
         Map<String, Object> p = new HashMap<>();
         p.put("callback", c);
         p.put("history", history);
+        p.put("defaultRateLimit", defaultRateLimit);
         p.put("notice", ConsolePage.notice(ctx));
         ConsolePage.render(ctx, viewer, "callbacks", "deliveries.jte", p);
     }

@@ -38,13 +38,16 @@ public final class ConsoleRoutes {
         r.get("/console/grants", ConsolePage.of(grants::show));
         r.post("/console/grants/revoke", ConsolePage.of(grants::revoke));
 
-        var callbacks = new CallbacksPage(session, s.callbacks(), s.operatorCallbacks(), s.deliveryReads(), s.deliveries());
+        var callbacks = new CallbacksPage(session, s.callbacks(), s.operatorCallbacks(), s.deliveryReads(), s.deliveries(),
+                dev.ledgerlink.config.DeliverySettings.from(s.settings()).rateLimit());
         r.get("/console/callbacks", ConsolePage.of(callbacks::list));
         r.post("/console/callbacks/{id}/resend", ConsolePage.of(callbacks::resend));
         r.get("/console/callbacks/{id}/deliveries", ConsolePage.of(callbacks::deliveries));
         r.post("/console/deliveries/{id}/redeliver", ConsolePage.of(callbacks::redeliver));
 
-        var testEvent = new TestEventPage(session, s.events(), s.accounts());
+        // Development mode: the form's test-delivery options, through the same TestEvents as the API's test-event route.
+        var testEvent = new TestEventPage(session, s.events(), s.accounts(), s.settings().flag(dev.ledgerlink.config.Setting.DEV)
+                ? new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts(), s.deliveries()) : null);
         r.get("/console/test-event", ConsolePage.of(testEvent::show));
         r.post("/console/test-event", ConsolePage.of(testEvent::publish));
 
@@ -52,6 +55,16 @@ public final class ConsoleRoutes {
         r.get("/console/activity", ConsolePage.of(activity::show));
         r.sse("/console/activity/stream", activity::stream);
         onStop.accept(activity::stop);
+
+        // Development mode's sandbox: fault rules and the journal of the applications' calls (docs/sandbox.md).
+        if (s.settings().flag(Setting.DEV)) {
+            var faults = new FaultsPage(session, s.faults(), s.applications());
+            r.get("/console/faults", ConsolePage.of(faults::show));
+            r.post("/console/faults", ConsolePage.of(faults::add));
+            r.post("/console/faults/clear", ConsolePage.of(faults::clear));
+            var requests = new RequestsPage(session, s.journal(), s.applications());
+            r.get("/console/requests", ConsolePage.of(requests::show));
+        }
 
         r.get("/console/assets/{name}", new ConsoleAssets()::serve);
     }

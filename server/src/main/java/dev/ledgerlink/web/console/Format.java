@@ -31,6 +31,16 @@ public final class Format {
         return "HTTP " + status;
     }
 
+    /**
+     * A callback's pace in words (docs/delivery.md "Pace"): its own rate limit, else the setting
+     * delivery.rate-limit's; null when neither limits it.
+     */
+    public static String pace(Integer own, Integer setting) {
+        if (own != null) return "at most " + own + " deliveries/s";
+        if (setting != null) return "at most " + setting + " deliveries/s (delivery.rate-limit)";
+        return null;
+    }
+
     public static String outcomeClass(Integer status) {
         return DeliveryActivity.outcomeOf(status).replace('_', '-');
     }
