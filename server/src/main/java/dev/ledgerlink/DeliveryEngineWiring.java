@@ -15,6 +15,7 @@ import dev.ledgerlink.retry.RetrySchedule;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.store.ServiceClock;
+import dev.ledgerlink.tracing.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
@@ -25,7 +26,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 final class DeliveryEngineWiring {
     private DeliveryEngineWiring() {}
 
-    static DeliveryEngine create(Settings s, ServiceClock clock, Database database, SecretBox secretBox, MeterRegistry metrics,
+    static DeliveryEngine create(Settings s, ServiceClock clock, Database database, SecretBox secretBox, MeterRegistry metrics, Tracing tracing,
                                 OperatorNotices notices, AuditLog audit, PublicAddressGate addressGate, CallbackQueue callbackQueue) {
         DeliverySettings d = DeliverySettings.from(s);
         var config = new DeliveryEngine.Config(
@@ -41,7 +42,8 @@ final class DeliveryEngineWiring {
                 addressGate,
                 userAgent(),
                 s.duration(dev.ledgerlink.config.Setting.SHUTDOWN_GRACE),
-                d.rateLimit());
+                d.rateLimit(),
+                tracing);
         DeliveryEngine.allowHostHeaderOfPinnedRequests();   // JVM-wide: before the engine's sender makes its HTTP client
         DeliveryEngine engine = new DeliveryEngine(config, database, clock, secretBox, metrics, notices, audit);
         // A move of the sandbox clock may make retries due at once: claim them now, not at the next poll.

@@ -10,6 +10,7 @@ import dev.ledgerlink.notifications.NotificationSettings;
 import dev.ledgerlink.retention.RetentionWorker;
 import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.tracing.Tracing;
 import dev.ledgerlink.delivery.DeliveryEngine;
 import dev.ledgerlink.web.Draining;
 import dev.ledgerlink.web.ManagementServer;
@@ -84,8 +85,9 @@ public final class LedgerlinkServer implements AutoCloseable {
         }
         Database db = openDatabase(settings, metrics);
         List<AutoCloseable> workers = new ArrayList<>();
+        Tracing tracing = Tracing.from(settings);
         try {
-            Services services = Services.withDeliveryEngine(settings, clock, resolver, db, metrics);
+            Services services = Services.withDeliveryEngine(settings, clock, resolver, db, metrics, tracing);
             services.deliveryEngine().ifPresent(workers::add);
             workers.add(services.journal());   // writes its last queued entries once the web server has stopped
             if (startupWork != null) services.readiness().hold(startupWork);   // before the port opens: no 200 can slip out before it
@@ -106,6 +108,7 @@ public final class LedgerlinkServer implements AutoCloseable {
             return new LedgerlinkServer(services, web, management, workers, gc, draining);
         } catch (RuntimeException e) {
             closeAll(workers);
+            tracing.close();
             db.close();
             throw e;
         }
@@ -146,8 +149,9 @@ public final class LedgerlinkServer implements AutoCloseable {
 
     /**
      * Stops at once (tests, a failed start): stops taking requests, lets workers finish what they hold
-     * (the delivery engine its attempts in flight, for shutdown.grace at most), then closes the database.
-     * A process told to stop by its supervisor stops with {@link #shutDown} instead.
+     * (the delivery engine its attempts in flight, for shutdown.grace at most), sends the spans still
+     * waiting, then closes the database. A process told to stop by its supervisor stops with
+     * {@link #shutDown} instead.
      */
     @Override
     public synchronized void close() {
@@ -155,6 +159,7 @@ public final class LedgerlinkServer implements AutoCloseable {
         closed = true;
         web.stop();
         closeAll(workers);
+        services.tracing().close();
         gcMetrics.close();
         services.database().close();
     }
@@ -169,7 +174,7 @@ public final class LedgerlinkServer implements AutoCloseable {
      *     connection is answered 503 with Retry-After;
      * <li>the attempts in flight finish within shutdown.grace (counted from the signal) or are handed back
      *     to the queue, and the results are recorded;
-     * <li>the other workers and the management port stop, and the database pool closes.
+     * <li>the other workers and the management port stop, the spans still waiting are sent (tracing on), and the database pool closes.
      * </ol>
      * A second call (the shutdown hook after the signal's stop) finds it done.
      */
@@ -198,7 +203,8 @@ public final class LedgerlinkServer implements AutoCloseable {
         LOG.info("shutting down (3/5): delivery engine stopped after {} ms: {} attempts finished, {} handed back to the queue for "
                 + "another node, every result recorded", millisSince(started), stopped.finished(), stopped.handedBack());
         closeAll(workers);
-        LOG.info("shutting down (4/5): background workers and the management port stopped");
+        services.tracing().close();   // the spans still waiting (the last attempts') are sent
+        LOG.info("shutting down (4/5): background workers and the management port stopped, the last spans sent");
         gcMetrics.close();
         services.database().close();
         LOG.info("shutting down (5/5): database pool closed; stopped in {} ms", millisSince(started));

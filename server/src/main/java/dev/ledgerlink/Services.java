@@ -39,6 +39,7 @@ import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.secrets.SecretKeys;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.store.ServiceClock;
+import dev.ledgerlink.tracing.Tracing;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.util.Optional;
@@ -53,6 +54,7 @@ public record Services(
         ServiceClock clock,
         Database database,
         PrometheusMeterRegistry metrics,
+        Tracing tracing,
         AuditLog audit,
         UserService users,
         AccountService accounts,
@@ -77,23 +79,25 @@ public record Services(
      * The services of a process that runs no delivery engine (the CLI): what it queues, a server's
      * engine sends. {@code nodeClock} is this machine's clock (or a test's); every service reads the
      * {@link ServiceClock} built over it, which follows the sandbox's clock when a development-mode
-     * server marked the database as a sandbox.
+     * server marked the database as a sandbox. It records no traces: events it publishes carry no
+     * trace context, and their deliveries start traces of their own.
      */
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
-        return build(settings, clock, PublicAddressGate.SYSTEM, database, metrics, false);
+        return build(settings, clock, PublicAddressGate.SYSTEM, database, metrics, Tracing.OFF, false);
     }
 
     /**
      * The services of a server process, its delivery engine started; {@code resolver} answers the
-     * public-address gate's look-ups (the system's, or a test's). The caller stops the engine.
+     * public-address gate's look-ups (the system's, or a test's); {@code tracing} records its spans.
+     * The caller stops the engine, then closes {@code tracing}.
      */
     public static Services withDeliveryEngine(Settings settings, Clock clock, PublicAddressGate.Resolver resolver, Database database,
-                                              PrometheusMeterRegistry metrics) {
-        return build(settings, clock, resolver, database, metrics, true);
+                                              PrometheusMeterRegistry metrics, Tracing tracing) {
+        return build(settings, clock, resolver, database, metrics, tracing, true);
     }
 
     private static Services build(Settings settings, Clock nodeClock, PublicAddressGate.Resolver resolver, Database database,
-                                  PrometheusMeterRegistry metrics, boolean runEngine) {
+                                  PrometheusMeterRegistry metrics, Tracing tracing, boolean runEngine) {
         boolean devMode = settings.flag(Setting.DEV);
         // A server honours the sandbox's clock in development mode only; the CLI follows the database's mark.
         ServiceClock clock = ServiceClock.start(nodeClock, database,
@@ -115,7 +119,7 @@ public record Services(
         var order = new DeliveryOrder(settings.duration(Setting.DELIVERY_LEASE));
         var callbackQueue = new CallbackDeliveries(order);
         Optional<DeliveryEngine> engine = runEngine
-                ? Optional.of(DeliveryEngineWiring.create(settings, clock, database, secretBox, metrics, notices, audit, addressGate, callbackQueue))
+                ? Optional.of(DeliveryEngineWiring.create(settings, clock, database, secretBox, metrics, tracing, notices, audit, addressGate, callbackQueue))
                 : Optional.empty();
         try {
             var deliveries = new DeliveryService(jdbi, database.dialect(), clock, new Recovery(
@@ -125,7 +129,7 @@ public record Services(
             var journal = new RequestJournal(jdbi, applications, Math.max(1, settings.integer(Setting.SANDBOX_JOURNAL_SIZE)));
             var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, new CallbackUriRule(addressGate), audit,
                     callbackQueue, deliveries::enqueued);
-            Services services = new Services(settings, clock, database, metrics, audit,
+            Services services = new Services(settings, clock, database, metrics, tracing, audit,
                     users,
                     accounts,
                     applications,
@@ -134,7 +138,7 @@ public record Services(
                     secretBox,
                     deliveries,
                     deliveryReads,
-                    new EventPublisher(jdbi, database.groupCommit(), database.dialect(), clock, (h, eventId, accountId, name, noun, now) -> {
+                    new EventPublisher(jdbi, database.groupCommit(), database.dialect(), clock, tracing, (h, eventId, accountId, name, noun, now) -> {
                         DeliveryService.Queued q = deliveries.fanOut(h, eventId, accountId, name, noun, now);
                         return new FanOut.Queued(q.deliveries(), q.afterCommit());
                     }),

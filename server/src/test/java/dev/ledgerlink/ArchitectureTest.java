@@ -44,6 +44,7 @@ class ArchitectureTest {
             foundation("logging", "config"),
             foundation("audit"),
             foundation("retry"),
+            foundation("tracing", "config"),
             capability("accounts"),
             capability("notifications"),
             capability("oauth", "accounts", "notifications"),

@@ -44,6 +44,10 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--profile", description = "Record a flight recording of the server in each scenario and print where its CPU went.")
     boolean profile;
 
+    @Option(names = "--tracing", description = "Run every server with traces on (tracing.otlp-endpoint), sent to a collector in this JVM"
+            + " that accepts and counts them; publishes carry a traceparent. Compare with a run without to see what tracing costs.")
+    boolean tracing;
+
     @Option(names = "--only", split = ",", description = "Run only these scenarios: token, delivery, isolation, footprint, signin, flood; "
             + "soak (never part of a plain run: --minutes N of mixed load, the server read every minute).")
     List<String> only = new ArrayList<>();
@@ -76,6 +80,7 @@ public final class BenchMain implements Callable<Integer> {
             default -> throw new CommandLine.ParameterException(new CommandLine(this), "--db must be h2, postgres or both");
         };
         BenchConfig config = quick ? BenchConfig.quick(dbs, serverJar, out, profile) : BenchConfig.full(dbs, serverJar, out, profile);
+        if (tracing) config = config.withTracing();
         if (windowSeconds != null) {
             if (windowSeconds < 1) throw new CommandLine.ParameterException(new CommandLine(this), "--window must be at least 1 (seconds)");
             config = config.withLoad(config.warmup(), config.warmupMost(), Duration.ofSeconds(windowSeconds), config.tokenConcurrency());
@@ -121,24 +126,30 @@ public final class BenchMain implements Callable<Integer> {
         Files.createDirectories(config.outputDir());
         Report report = new Report();
         MachineFacts.record(report, config);
-        BenchRun run = new BenchRun(config);
-        long t0 = System.nanoTime();
-        for (Scenario s : scenarios) {
-            if (!only.isEmpty() && !only.contains(s.name())) continue;
-            long st = System.nanoTime();
-            System.out.println("bench: scenario " + s.name() + " ...");
-            try {
-                report.addAll(s.run(run));
-            } catch (Exception | Error e) {
-                e.printStackTrace();
-                report.add(Figure.notMeasured(s.name(), "(scenario failed)", "-", "", null, e.toString()));
+        try (BenchRun run = new BenchRun(config)) {
+            long t0 = System.nanoTime();
+            for (Scenario s : scenarios) {
+                if (!only.isEmpty() && !only.contains(s.name())) continue;
+                long st = System.nanoTime();
+                System.out.println("bench: scenario " + s.name() + " ...");
+                try {
+                    report.addAll(s.run(run));
+                } catch (Exception | Error e) {
+                    e.printStackTrace();
+                    report.add(Figure.notMeasured(s.name(), "(scenario failed)", "-", "", null, e.toString()));
+                }
+                System.out.printf("bench: scenario %s took %.1f s%n", s.name(), (System.nanoTime() - st) / 1e9);
             }
-            System.out.printf("bench: scenario %s took %.1f s%n", s.name(), (System.nanoTime() - st) / 1e9);
-        }
-        report.fact("run_seconds", (System.nanoTime() - t0) / 1e9);
-        report.fact("profiles", run.profiles());
-        if (!run.profiles().isEmpty()) {
-            Files.writeString(config.outputDir().resolve("profiles.txt"), String.join("\n", run.profiles()));
+            report.fact("run_seconds", (System.nanoTime() - t0) / 1e9);
+            report.fact("profiles", run.profiles());
+            report.fact("tracing", config.tracing());
+            if (run.traces() != null) {
+                report.fact("trace_exports", run.traces().exports());
+                report.fact("trace_export_bytes", run.traces().bytes());
+            }
+            if (!run.profiles().isEmpty()) {
+                Files.writeString(config.outputDir().resolve("profiles.txt"), String.join("\n", run.profiles()));
+            }
         }
         return report;
     }

@@ -5,6 +5,7 @@ import dev.ledgerlink.Services;
 import dev.ledgerlink.bench.proc.BenchDatabase;
 import dev.ledgerlink.bench.proc.JfrSummary;
 import dev.ledgerlink.bench.proc.ServerProcess;
+import dev.ledgerlink.bench.trace.TraceSink;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.secrets.RandomTokens;
@@ -18,16 +19,29 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
-/** What scenarios share: the bounds, fresh databases, setup through the real services, and server starts. */
-public final class BenchRun {
+/**
+ * What scenarios share: the bounds, fresh databases, setup through the real services, server starts,
+ * and with --tracing the collector every server sends its traces to.
+ */
+public final class BenchRun implements AutoCloseable {
     private final BenchConfig config;
     private final List<String> profiles = new ArrayList<>();
+    private final TraceSink traces;
 
     public BenchRun(BenchConfig config) {
         this.config = config;
+        this.traces = config.tracing() ? TraceSink.start() : null;
     }
 
     public BenchConfig config() { return config; }
+
+    /** The collector of --tracing, or null when the servers run without traces. */
+    public TraceSink traces() { return traces; }
+
+    @Override
+    public void close() {
+        if (traces != null) traces.close();
+    }
 
     public List<String> profiles() { return profiles; }
 
@@ -44,7 +58,11 @@ public final class BenchRun {
             db = BenchDatabase.fresh(kind);
             settings.put(Setting.SECRETS_KEY.key(), SecretBox.newKeyBase64());
             settings.put(Setting.OPERATOR_KEY.key(), operatorKey);
+            if (traces != null) settings.put(Setting.TRACING_OTLP_ENDPOINT.key(), traces.endpoint());
         }
+
+        /** Whether the server runs with traces on (--tracing): publishers then send a traceparent, as a traced service does. */
+        public boolean traced() { return traces != null; }
 
         public boolean postgres() { return db.kind() == BenchDatabase.Kind.POSTGRES; }
 

@@ -3,7 +3,9 @@ package dev.ledgerlink.cli;
 import dev.ledgerlink.Services;
 import dev.ledgerlink.events.Event;
 import dev.ledgerlink.events.EventJson;
+import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.events.EventPublisher;
+import dev.ledgerlink.tracing.TraceHeaders;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -30,9 +32,16 @@ final class EventsCommand {
         @Option(names = "--idempotency-key", description = "Publishing again with the same key is a no-op returning the same event.")
         String idempotencyKey;
 
+        @Option(names = "--traceparent", description = "A W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>): every webhook of the event continues this trace.")
+        String traceparent;
+
         @Override
         void run(Services s) {
-            Event e = s.events().publish(new EventPublisher.Request(name, account, objectId, userId, idempotencyKey));
+            TraceHeaders trace = TraceHeaders.received(traceparent, null);
+            if (traceparent != null && trace == null) {
+                throw ServiceException.badRequest("--traceparent must be a W3C traceparent such as 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+            }
+            Event e = s.events().publish(new EventPublisher.Request(name, account, objectId, userId, idempotencyKey, trace));
             print(Map.of("event", EventJson.of(e)), "event " + e.id() + " " + e.name() + " stored; " + e.deliveries() + (e.deliveries() == 1 ? " delivery" : " deliveries") + " queued");
         }
     }

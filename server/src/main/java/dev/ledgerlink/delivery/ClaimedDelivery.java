@@ -1,6 +1,7 @@
 package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.callbacks.CallbackStateMachine.State;
+import dev.ledgerlink.tracing.TraceHeaders;
 import java.time.Instant;
 
 /**
@@ -8,7 +9,8 @@ import java.time.Instant;
  * {@code callbackState} is the callback's state as the row was leased; {@code rateLimit} the
  * callback's own pace (null: the setting delivery.rate-limit), which {@link DeliveryPace} keeps;
  * {@code test} is null but for a test delivery of development mode; {@code ordered} whether its
- * callback was set to ordered delivery then (DeliveryOrder).
+ * callback was set to ordered delivery then (DeliveryOrder); {@code trace} the trace context its event
+ * kept from its publish (null: a verification request, or an event published without one).
  */
 public record ClaimedDelivery(
         long id,
@@ -28,14 +30,15 @@ public record ClaimedDelivery(
         Instant failingSince,
         Integer rateLimit,
         TestSend test,
-        boolean ordered) {
+        boolean ordered,
+        TraceHeaders trace) {
 
     /** A delivery of a real event or a verification request to a callback without a pace of its own, not ordered: no test options. */
     public ClaimedDelivery(long id, long callbackId, DeliveryKind kind, int attempts, Long eventId, String eventName, long objectId,
                            String eventAccountId, long eventUserId, String uri, String verifierSealed, String callbackAccountId,
                            long callbackUserId, State callbackState, Instant failingSince) {
         this(id, callbackId, kind, attempts, eventId, eventName, objectId, eventAccountId, eventUserId, uri, verifierSealed,
-                callbackAccountId, callbackUserId, callbackState, failingSince, null, null, false);
+                callbackAccountId, callbackUserId, callbackState, failingSince, null, null, false, null);
     }
 
     /**

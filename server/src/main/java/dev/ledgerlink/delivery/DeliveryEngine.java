@@ -10,6 +10,8 @@ import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.store.ServiceClock;
+import dev.ledgerlink.tracing.AttemptSpan;
+import dev.ledgerlink.tracing.Tracing;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,6 +62,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private final Duration pollInterval;
     private final int perCallbackLimit;
     private final String userAgent;
+    private final Tracing tracing;
     private final DeliveryMetrics metrics;
     private final DeliverySender sender;
     private final ResultRecorder recorder;
@@ -104,6 +107,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         // of the slots for healthy endpoints, however many endpoints hang.
         this.perCallbackLimit = Math.max(1, Math.min(config.perCallbackConcurrency(), config.concurrency() / 4));
         this.userAgent = config.userAgent();
+        this.tracing = config.tracing();
         this.metrics = new DeliveryMetrics(registry);
         this.slots = new Semaphore(config.concurrency());
         // A receiver's Retry-After date is on its wall clock: compared with real time, not the sandbox's.
@@ -125,7 +129,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     /** What the engine is told by the settings; {@code rateLimit}: delivery.rate-limit, null for none. */
     public record Config(RetryRule retryRule, DeliveryFailures failures, RekeyingLapses lapses, Duration timeout, Duration lease, Duration stallMargin,
                          Duration pollInterval, int concurrency, int perCallbackConcurrency, PublicAddressGate addressGate, String userAgent,
-                         Duration shutdownGrace, Integer rateLimit) {}
+                         Duration shutdownGrace, Integer rateLimit, Tracing tracing) {}
 
     /**
      * One attempt on its way, settled exactly once: by its own thread when the answer (or the failure)
@@ -305,17 +309,24 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         return running ? perCallbackLimit - (n == null ? 0 : n.get()) : 0;
     }
 
+    /** One attempt, in a span that continues the trace its event kept (Tracing#attempt); the request carries its traceparent. */
     private void attempt(InFlight f, String code) {
         ClaimedDelivery d = f.delivery;
+        AttemptSpan trace = null;
+        AttemptOutcome outcome = null;
         try {
-            f.request = WebhookRequest.build(d, code, f.at.getEpochSecond(), userAgent);
-            AttemptOutcome outcome = send(d, f.request);
+            trace = tracing.attempt(d.trace(), d.id(), d.callbackId(), d.eventId(), d.attempts() + 1);
+            f.request = WebhookRequest.build(d, code, f.at.getEpochSecond(), userAgent, trace.headers());
+            outcome = send(d, f.request);
             metrics.attempt.record(Duration.ofMillis(outcome.durationMs()));
             if (d.test() != null && d.test().sequence() != null) releaseNextInSequence(d);
             if (f.settle()) recorder.record(d, f.token, f.at, f.request, outcome);
         } catch (RuntimeException e) {
-            if (f.settle()) recorder.record(d, f.token, f.at, f.request, AttemptOutcome.noResponse(0, "internal error: " + e.getClass().getSimpleName()));
+            AttemptOutcome failed = AttemptOutcome.noResponse(0, "internal error: " + e.getClass().getSimpleName());
+            if (outcome == null) outcome = failed;
+            if (f.settle()) recorder.record(d, f.token, f.at, f.request, failed);
         } finally {
+            if (trace != null && outcome != null) trace.ended(outcome.status(), outcome.durationMs(), outcome.error());
             inFlight.remove(f);
             inFlightPerCallback.get(d.callbackId()).decrementAndGet();
             slots.release();

@@ -3,18 +3,20 @@ package dev.ledgerlink.delivery;
 import dev.ledgerlink.signature.FormParams;
 import dev.ledgerlink.signature.ServiceSignature;
 import dev.ledgerlink.signature.StandardWebhooks;
+import dev.ledgerlink.tracing.TraceHeaders;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The body and headers of one attempt: the form, its two signatures, the message id. Pure.
+ * The body and headers of one attempt: the form, its two signatures, the message id, the W3C trace
+ * context (traceparent, and tracestate when there is one; outside the signatures). Pure.
  * {@code recordedBody} is the body as the attempt's history keeps it: a verification request's code
  * is replaced by {@link AttemptRecord#REDACTED}, the only secret a request carries.
  */
 record WebhookRequest(String body, Map<String, String> headers, String recordedBody) {
     static final String CONTENT_TYPE = "application/x-www-form-urlencoded";
 
-    static WebhookRequest build(ClaimedDelivery d, String code, long attemptSeconds, String userAgent) {
+    static WebhookRequest build(ClaimedDelivery d, String code, long attemptSeconds, String userAgent, TraceHeaders trace) {
         // A test delivery of development mode may be dated back or have its signatures spoiled: TestDelivery's rule.
         TestDelivery test = d.test() == null || d.isVerification() ? null : d.test().options();
         long timestampSeconds = test == null ? attemptSeconds : test.timestamp(attemptSeconds);
@@ -33,6 +35,8 @@ record WebhookRequest(String body, Map<String, String> headers, String recordedB
         headers.put(StandardWebhooks.ID, d.messageId());
         headers.put(StandardWebhooks.TIMESTAMP, Long.toString(timestampSeconds));
         headers.put(StandardWebhooks.SIGNATURE, StandardWebhooks.sign(code, d.messageId(), timestampSeconds, body));
+        headers.put(TraceHeaders.TRACEPARENT, trace.traceparent());
+        if (trace.tracestate() != null) headers.put(TraceHeaders.TRACESTATE, trace.tracestate());
         if (test != null) test.apply(headers);
         return new WebhookRequest(body, headers, recorded);
     }

@@ -9,6 +9,9 @@ import dev.ledgerlink.store.Constraints;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.store.GroupCommit;
 import dev.ledgerlink.store.PlainJdbc;
+import dev.ledgerlink.tracing.PublishSpan;
+import dev.ledgerlink.tracing.TraceHeaders;
+import dev.ledgerlink.tracing.Tracing;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,6 +34,7 @@ public final class EventPublisher {
     private final FanOut fanOut;
     private final GroupCommit commits;
     private final boolean grouped;
+    private final Tracing tracing;
 
     /**
      * Publishes on H2 share commits (store/GroupCommit): one chunk written for every publish of the
@@ -38,20 +42,28 @@ public final class EventPublisher {
      * WAL flush saved (docs/benchmarks-history.md: deliveries/s 4,151 grouped vs 3,317 alone on H2; 2,479
      * grouped vs 4,055 alone on PostgreSQL).
      */
-    public EventPublisher(Jdbi jdbi, GroupCommit commits, Database.Dialect dialect, Clock clock, FanOut fanOut) {
+    public EventPublisher(Jdbi jdbi, GroupCommit commits, Database.Dialect dialect, Clock clock, Tracing tracing, FanOut fanOut) {
         this.jdbi = jdbi;
         this.commits = commits;
         this.grouped = dialect == Database.Dialect.H2;
         this.clock = clock;
         this.fanOut = fanOut;
+        this.tracing = tracing;
     }
 
     /**
      * What a publisher says happened. {@code idempotencyKey} may be null. A key names one event within
      * its account: a repeat with the same payload answers with the original event, a different
      * payload under the same key is a 409 naming the key (decisions.md, "Durability and failure").
+     * {@code trace}: the W3C trace context the publisher sent (null: none), which the event keeps so
+     * that its deliveries continue the publisher's trace.
      */
-    public record Request(String name, String accountId, Long objectId, Long userId, String idempotencyKey) {}
+    public record Request(String name, String accountId, Long objectId, Long userId, String idempotencyKey, TraceHeaders trace) {
+        /** A publish without a trace context of its own (the Java API, the CLI). */
+        public Request(String name, String accountId, Long objectId, Long userId, String idempotencyKey) {
+            this(name, accountId, objectId, userId, idempotencyKey, null);
+        }
+    }
 
     public Event publish(Request r) {
         return publish(r, fanOut);
@@ -59,9 +71,22 @@ public final class EventPublisher {
 
     /**
      * As {@link #publish(Request)}, its deliveries queued by {@code via} instead of the usual fan-out
-     * (development mode's test events queue theirs with their test options).
+     * (development mode's test events queue theirs with their test options). In a span of its own
+     * (tracing/Tracing#publish), whose context the event keeps.
      */
     public Event publish(Request r, FanOut via) {
+        PublishSpan trace = tracing.publish(r.trace());
+        try {
+            Event e = publish(r, via, trace.toStore());
+            trace.published(e.id(), e.name(), e.accountId(), e.deliveries());
+            return e;
+        } catch (RuntimeException e) {
+            trace.failed(e, e instanceof ServiceException refusal && refusal.kind().status < 500);
+            throw e;
+        }
+    }
+
+    private Event publish(Request r, FanOut via, TraceHeaders trace) {
         validate(r);
         if (r.idempotencyKey() != null) {
             Optional<Event> earlier = findByIdempotencyKey(r.accountId(), r.idempotencyKey());
@@ -69,7 +94,7 @@ public final class EventPublisher {
         }
         Stored stored;
         try {
-            stored = grouped ? commits.inTransaction(h -> store(h, r, via)) : jdbi.inTransaction(h -> store(h, r, via));
+            stored = grouped ? commits.inTransaction(h -> store(h, r, via, trace)) : jdbi.inTransaction(h -> store(h, r, via, trace));
         } catch (RuntimeException e) {
             // Two publishes with one key raced: the other committed first, so this one is its retry.
             if (r.idempotencyKey() != null && Constraints.isUniqueViolation(e)) {
@@ -93,7 +118,7 @@ public final class EventPublisher {
         }
         List<Stored> all = jdbi.inTransaction(h -> {
             List<Stored> out = new ArrayList<>();
-            for (int i = 0; i < requests.size(); i++) out.add(store(h, requests.get(i), via.get(i)));
+            for (int i = 0; i < requests.size(); i++) out.add(store(h, requests.get(i), via.get(i), requests.get(i).trace()));
             return out;
         });
         all.forEach(s -> s.queued().afterCommit().run());
@@ -112,12 +137,12 @@ public final class EventPublisher {
     }
 
     private static final String INSERT_EVENT = """
-            insert into events (account_id, name, object_id, user_id, idempotency_key, created_at)
-            select ?, ?, ?, ?, ?, ? from accounts where account_id = ?""";
+            insert into events (account_id, name, object_id, user_id, idempotency_key, created_at, trace_parent, trace_state)
+            select ?, ?, ?, ?, ?, ?, ?, ? from accounts where account_id = ?""";
 
     private record Stored(Event event, FanOut.Queued queued) {}
 
-    private Stored store(Handle h, Request r, FanOut via) {
+    private Stored store(Handle h, Request r, FanOut via, TraceHeaders trace) {
         Instant now = DbTime.now(clock);
         // The account's existence is the insert's own condition: one statement, no row for an unknown account.
         // Plain JDBC (store/PlainJdbc): a publish is the hot path of every delivery.
@@ -128,7 +153,9 @@ public final class EventPublisher {
             s.setLong(4, r.userId());
             s.setString(5, r.idempotencyKey());
             TimeMapping.bind(s, 6, now);
-            s.setString(7, r.accountId());
+            s.setString(7, trace == null ? null : trace.traceparent());
+            s.setString(8, trace == null ? null : trace.tracestate());
+            s.setString(9, r.accountId());
         });
         if (stored.isEmpty()) new Validation().add("account_id", "is not a known account").throwIfInvalid();
         long id = stored.getAsLong();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.events.Event;
 import dev.ledgerlink.events.EventJson;
 import dev.ledgerlink.events.EventPublisher;
+import dev.ledgerlink.tracing.TraceHeaders;
 import io.javalin.http.Context;
 import java.util.Map;
 
@@ -22,7 +23,7 @@ public final class EventHandlers {
         JsonNode body = RequestBodies.objectBody(ctx);
         Event e = publisher.publish(new EventPublisher.Request(
                 RequestBodies.scalarText(body, "name"), RequestBodies.scalarText(body, "account_id"), id(body, "object_id"), id(body, "user_id"),
-                ctx.header("Idempotency-Key")));
+                ctx.header("Idempotency-Key"), TraceHeaders.received(ctx.header(TraceHeaders.TRACEPARENT), ctx.header(TraceHeaders.TRACESTATE))));
         ctx.status(202).json(Map.of("event", EventJson.of(e)));
     }
 

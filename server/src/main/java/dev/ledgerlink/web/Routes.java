@@ -39,7 +39,7 @@ final class Routes {
         // One operator key for every internal route (events, admin, introspection by the platform's services).
         var operator = new OperatorAuth(operatorKey);
         var tokens = new TokenHandlers(o.clients(), o.authorizationCodeGrant(), o.refreshTokenGrant(), o.revocation(),
-                o.introspection(), operator);
+                o.introspection(), operator, s.tracing());
         r.post("/auth/oauth/token", tokens::token);
         r.post("/auth/oauth/revoke", tokens::revoke);
         r.post("/auth/oauth/introspect", tokens::introspect);

@@ -11,6 +11,8 @@ import dev.ledgerlink.oauth.OAuthError;
 import dev.ledgerlink.oauth.RefreshTokenGrant;
 import dev.ledgerlink.oauth.Revocation;
 import dev.ledgerlink.oauth.TokenResponse;
+import dev.ledgerlink.tracing.GrantSpan;
+import dev.ledgerlink.tracing.Tracing;
 import io.javalin.http.Context;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -33,30 +35,52 @@ final class TokenHandlers {
     private final Revocation revocation;
     private final Introspection introspection;
     private final OperatorAuth operator;
+    private final Tracing tracing;
 
     TokenHandlers(ClientAuthentication clients, AuthorizationCodeGrant authorizationCode, RefreshTokenGrant refreshToken,
-                  Revocation revocation, Introspection introspection, OperatorAuth operator) {
+                  Revocation revocation, Introspection introspection, OperatorAuth operator, Tracing tracing) {
         this.clients = clients;
         this.authorizationCode = authorizationCode;
         this.refreshToken = refreshToken;
         this.revocation = revocation;
         this.introspection = introspection;
         this.operator = operator;
+        this.tracing = tracing;
     }
 
     void token(Context ctx) {
         Map<String, String> p = parameters(ctx);
+        TokenResponse response = traced(tracing.grant(p.get("grant_type")), ctx, p);
+        noStore(ctx);
+        ctx.json(response);
+    }
+
+    /** The grant in its span (grant type, client, outcome: never a code, token or secret). */
+    private TokenResponse traced(GrantSpan trace, Context ctx, Map<String, String> p) {
+        try {
+            TokenResponse response = grant(ctx, p, trace);
+            trace.issued();
+            return response;
+        } catch (OAuthError e) {
+            trace.refused(e.error());
+            throw e;
+        } catch (RuntimeException e) {
+            trace.failed(e);
+            throw e;
+        }
+    }
+
+    private TokenResponse grant(Context ctx, Map<String, String> p, GrantSpan trace) {
         Application client = clients.authenticate(credentials(ctx, p));
+        trace.client(client.clientId());
         String grantType = p.get("grant_type");
-        TokenResponse response = switch (grantType == null ? "" : grantType) {
+        return switch (grantType == null ? "" : grantType) {
             case "" -> throw OAuthError.invalidRequest("grant_type is required: authorization_code or refresh_token");
             case "authorization_code" -> authorizationCode.exchange(client, p.get("code"), p.get("redirect_uri"), p.get("code_verifier"));
             case "refresh_token" -> refreshToken.exchange(client, p.get("refresh_token"));
             default -> throw OAuthError.unsupportedGrantType("grant_type " + EchoedInput.printable(grantType, 40)
                     + " is not supported; supported: authorization_code, refresh_token");
         };
-        noStore(ctx);
-        ctx.json(response);
     }
 
     void revoke(Context ctx) {

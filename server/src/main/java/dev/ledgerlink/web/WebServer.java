@@ -62,6 +62,7 @@ public final class WebServer {
             config.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new JettyErrors.ContextLevel()));
             config.requestLogger.http((ctx, ms) -> recordRequest(services, ctx, ms));
 
+            config.routes.before(ctx -> RequestTracing.start(ctx, services.tracing()));   // first: the span covers the whole request
             config.routes.before(RequestIds::assign);
             config.routes.exception(ServiceException.class, WebServer::renderServiceException);
             config.routes.exception(HttpResponseException.class, (e, ctx) -> renderHttpException(e, ctx, services));
@@ -151,16 +152,19 @@ public final class WebServer {
         } else if (LOG.isDebugEnabled()) {
             LOG.debug("{} {} -> {} in {} ms", ctx.method(), ctx.path(), ctx.statusCode(), String.format("%.1f", ms));
         }
+        RequestTracing.end(ctx, route.equals(UNMATCHED) ? null : route);   // after the request's own log line, which carries its trace id
         MDC.remove("request_id");
     }
+
+    private static final String UNMATCHED = "unmatched";
 
     /** The route pattern (not the raw path, whose ids would explode the metric's cardinality). */
     private static String routeOf(Context ctx) {
         try {
             var endpoint = ctx.endpoints().matchedHttpEndpoint();
-            return endpoint == null ? "unmatched" : endpoint.path;
+            return endpoint == null ? UNMATCHED : endpoint.path;
         } catch (RuntimeException e) {
-            return "unmatched";
+            return UNMATCHED;
         }
     }
 

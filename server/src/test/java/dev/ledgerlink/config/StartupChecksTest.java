@@ -1,6 +1,7 @@
 package dev.ledgerlink.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -42,6 +43,24 @@ class StartupChecksTest {
         StartupChecks.check(Settings.builder().set(Setting.RETENTION_INTERVAL, "PT0S").set(Setting.RETENTION_DELIVERIES, "PT0S").build());
         assertTrue(refusal(Setting.RETENTION_INTERVAL, "-PT1H").startsWith("retention.interval"));
         assertTrue(refusal(Setting.RETENTION_BATCH_SIZE, "0").startsWith("retention.batch-size"));
+    }
+
+    @Test
+    void aTracingEndpointMustBeAnHttpAddressAndGetsTheTracesPathOnce() {
+        assertTrue(refusal(Setting.TRACING_OTLP_ENDPOINT, "127.0.0.1:4318").startsWith("tracing.otlp-endpoint must be an http or https address"));
+        assertTrue(refusal(Setting.TRACING_OTLP_ENDPOINT, "grpc://collector:4317").startsWith("tracing.otlp-endpoint"));
+        assertTrue(refusal(Setting.TRACING_OTLP_ENDPOINT, "http://").startsWith("tracing.otlp-endpoint"));
+        assertTrue(refusal(Setting.TRACING_EXPORT_INTERVAL, "PT0S").startsWith("tracing.export-interval"));
+        for (var given : java.util.Map.of(
+                "http://127.0.0.1:4318", "http://127.0.0.1:4318/v1/traces",
+                "https://collector.example:4318/", "https://collector.example:4318/v1/traces",
+                "http://gateway/otel", "http://gateway/otel/v1/traces",
+                "http://127.0.0.1:4318/v1/traces", "http://127.0.0.1:4318/v1/traces").entrySet()) {
+            Settings s = Settings.builder().set(Setting.TRACING_OTLP_ENDPOINT, given.getKey()).build();
+            StartupChecks.check(s);
+            assertEquals(given.getValue(), TracingSettings.from(s).tracesUri().orElseThrow().toString(), given.getKey());
+        }
+        assertFalse(TracingSettings.from(Settings.defaults()).on(), "off by default");
     }
 
     @Test

@@ -11,12 +11,14 @@ import dev.ledgerlink.callbacks.CallbackStateMachine.State;
 import org.junit.jupiter.api.Test;
 
 class AttemptRecordTest {
+    private static final dev.ledgerlink.tracing.TraceHeaders TRACE =
+            dev.ledgerlink.tracing.TraceHeaders.received("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", null);
 
     @Test
     void aVerificationRequestIsRecordedWithoutItsCode() {
         ClaimedDelivery d = new ClaimedDelivery(7, 3, DeliveryKind.VERIFICATION, 0, null, null, 0, null, 0,
                 "https://example.com/hook", "sealed", "ACCT1", 11, State.UNVERIFIED, null);
-        WebhookRequest r = WebhookRequest.build(d, "the-secret-code", 1_800_000_000L, "ua");
+        WebhookRequest r = WebhookRequest.build(d, "the-secret-code", 1_800_000_000L, "ua", TRACE);
         assertTrue(r.body().contains("verifier=the-secret-code"));
         assertEquals("name=callback.verify&object_id=3&verifier=%5Bredacted%5D&account_id=ACCT1&user_id=11", r.recordedBody());
         assertFalse(AttemptRecord.requestHeaders(r.headers()).contains("the-secret-code"));
@@ -26,11 +28,12 @@ class AttemptRecordTest {
     void aNotificationIsRecordedAsSent() {
         ClaimedDelivery d = new ClaimedDelivery(8, 3, DeliveryKind.EVENT, 0, 5L, "invoice.create", 42, "ACCT1", 11,
                 "https://example.com/hook", "sealed", "ACCT1", 11, State.VERIFIED, Instant.EPOCH);
-        WebhookRequest r = WebhookRequest.build(d, "code", 1_800_000_000L, "ua");
+        WebhookRequest r = WebhookRequest.build(d, "code", 1_800_000_000L, "ua", TRACE);
         assertEquals(r.body(), r.recordedBody());
         String headers = AttemptRecord.requestHeaders(r.headers());
         assertTrue(headers.startsWith("Content-Type: application/x-www-form-urlencoded\nUser-Agent: ua\nX-Service-Hmac-SHA256: "), headers);
         assertTrue(headers.contains("\nwebhook-id: msg_8\n"), headers);
+        assertTrue(headers.endsWith("\ntraceparent: " + TRACE.traceparent() + "\n"), "the trace context is sent and recorded with the request: " + headers);
     }
 
     @Test

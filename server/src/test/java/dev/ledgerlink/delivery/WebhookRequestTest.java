@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
  * real requests with the codes of real handshakes.
  */
 class WebhookRequestTest {
+    private static final dev.ledgerlink.tracing.TraceHeaders TRACE =
+            dev.ledgerlink.tracing.TraceHeaders.received("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", null);
     private static final long TIMESTAMP = 1_795_000_000L;
 
     private static ClaimedDelivery delivery(DeliveryKind kind, long callbackId) {
@@ -28,7 +30,7 @@ class WebhookRequestTest {
     @Test
     void aNotificationSignedWithANonAsciiCodeIsCheckedByAPythonReceiverAndStandardWebhooks() throws Exception {
         String code = "c\u00f6d\u00e9-\ud83d\ude00-\"q\"\\";
-        WebhookRequest r = WebhookRequest.build(delivery(DeliveryKind.EVENT, 5), code, TIMESTAMP, "ledgerlink-webhooks/test");
+        WebhookRequest r = WebhookRequest.build(delivery(DeliveryKind.EVENT, 5), code, TIMESTAMP, "ledgerlink-webhooks/test", TRACE);
         assertEquals("name=invoice.create&object_id=42&account_id=6BApk&user_id=7", r.body());
         assertEquals(pythonReceiverSignature(code, r.body()), r.headers().get(ServiceSignature.HEADER));
         assertEquals("msg_9", r.headers().get("X-Service-Event-Id"));
@@ -40,7 +42,7 @@ class WebhookRequestTest {
     @Test
     void aVerificationWithANonAsciiCodeIsSignedAsPythonsJsonDumpsWritesItAndRecordedRedacted() throws Exception {
         String code = "\u65e5\u672c-\u00e9\u00e8-\ud83c\udf08-\n\t-</>";
-        WebhookRequest r = WebhookRequest.build(delivery(DeliveryKind.VERIFICATION, 5), code, TIMESTAMP, "ledgerlink-webhooks/test");
+        WebhookRequest r = WebhookRequest.build(delivery(DeliveryKind.VERIFICATION, 5), code, TIMESTAMP, "ledgerlink-webhooks/test", TRACE);
         assertEquals(code, FormParams.parse(r.body()).get("verifier"));
         assertEquals(pythonReceiverSignature(code, r.body()), r.headers().get(ServiceSignature.HEADER));
         assertEquals(AttemptRecord.REDACTED, FormParams.parse(r.recordedBody()).get("verifier"));

@@ -8,6 +8,7 @@ import dev.ledgerlink.bench.BenchRun;
 import dev.ledgerlink.bench.http.Http1Connection;
 import dev.ledgerlink.bench.http.LoopbackReceiver;
 import dev.ledgerlink.bench.proc.ServerProcess;
+import dev.ledgerlink.bench.trace.TraceSink;
 import dev.ledgerlink.secrets.RandomTokens;
 import java.io.IOException;
 import java.util.List;
@@ -124,8 +125,10 @@ public final class DeliveryRig implements AutoCloseable {
             log.published(objectId, System.nanoTime());
             String body = "{\"name\":\"" + name + "\",\"object_id\":" + objectId + ",\"account_id\":\"" + accountId
                     + "\",\"user_id\":" + userId + "}";
-            Http1Connection.Response r = http.post("/internal/v1/events",
-                    Map.of("Authorization", "Bearer " + stage.operatorKey), "application/json", body);
+            Map<String, String> headers = stage.traced()
+                    ? Map.of("Authorization", "Bearer " + stage.operatorKey, "traceparent", TraceSink.newTraceparent())
+                    : Map.of("Authorization", "Bearer " + stage.operatorKey);
+            Http1Connection.Response r = http.post("/internal/v1/events", headers, "application/json", body);
             if (r.status() / 100 != 2) throw new IOException("publish answered " + r.status() + ": " + r.text());
             return true;
         }

@@ -30,6 +30,9 @@ public final class Report {
 
     public synchronized List<Figure> figures() { return List.copyOf(figures); }
 
+    /** The run's facts (machine, build, tracing, ...), as results.json has them. */
+    public Map<String, Object> facts() { return java.util.Collections.unmodifiableMap(facts); }
+
     public void printTable(PrintStream out) {
         String fmt = "%-10s %-44s %-8s %12s %-8s %-16s %s%n";
         out.printf(fmt, "scenario", "metric", "db", "value", "unit", "target", "note");
