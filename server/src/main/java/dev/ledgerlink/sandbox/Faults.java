@@ -115,6 +115,11 @@ public final class Faults {
             // a change made by this process while we read: the next request reads again
             snapshot = new Snapshot(changes == localChanges.get() ? version : UNKNOWN, active, System.nanoTime());
             return active;
+        } catch (RuntimeException databaseUnreachable) {
+            // A sandbox rule must not change how a route answers an outage (a token that cannot be ours
+            // is still a 401, DatabaseOutageTest): keep the rules last read, and read again later.
+            snapshot = new Snapshot(s.version(), s.active(), System.nanoTime());
+            return s.active();
         } finally {
             if (mine) rechecking.set(false);
         }
