@@ -47,7 +47,12 @@ public final class ServerProcess implements AutoCloseable {
      * log file for this: the first ready line in the file is taken.
      */
     public String awaitBaseUrl() throws InterruptedException {
-        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+        return awaitBaseUrl(java.time.Duration.ofSeconds(60));
+    }
+
+    /** {@link #awaitBaseUrl()}, waiting up to {@code limit} (a loaded machine starts a JVM slowly; this is no timing check). */
+    public String awaitBaseUrl(java.time.Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) throw new AssertionError("the server exited with " + process.exitValue() + "; log " + log);
             try {
@@ -58,7 +63,7 @@ public final class ServerProcess implements AutoCloseable {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("the server did not get ready within 60 s; log " + log);
+        throw new AssertionError("the server did not get ready within " + limit.toSeconds() + " s; log " + log);
     }
 
     /** A port free at this moment (for a node's fixed address, or its management port). */
