@@ -74,6 +74,7 @@ public final class LedgerlinkServer implements AutoCloseable {
         try {
             Services services = Services.withDeliveryEngine(settings, clock, resolver, db, metrics);
             services.deliveryEngine().ifPresent(workers::add);
+            workers.add(services.journal());   // writes its last queued entries once the web server has stopped
             if (settings.get(Setting.BASE_URL).isBlank() && !settings.flag(Setting.DEV)) {
                 org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn("base-url is not set: discovery and the "
                         + "authorization flow announce this server's bound address (http://host:port); set base-url "
@@ -158,17 +159,21 @@ public final class LedgerlinkServer implements AutoCloseable {
      * </ol>
      * A second call (the shutdown hook after the signal's stop) finds it done.
      */
-    public synchronized void shutDown() {
+    public void shutDown() {
+        shutDown(services.settings().duration(Setting.SHUTDOWN_DRAIN));
+    }
+
+    /** As {@link #shutDown()}, draining the API for {@code drain} instead of shutdown.drain (zero: Ctrl-C at a terminal). */
+    public synchronized void shutDown(Duration drain) {
         if (closed) return;
         closed = true;
-        Duration drain = services.settings().duration(Setting.SHUTDOWN_DRAIN);
         Duration grace = services.settings().duration(Setting.SHUTDOWN_GRACE);
         long started = System.nanoTime();
         draining.begin();
         var engine = services.deliveryEngine();
         int inFlight = engine.map(DeliveryEngine::stopClaiming).orElse(0);
         LOG.info("shutting down (1/5): /readyz answers 503, no delivery is claimed any more ({} attempts in flight have until "
-                + "shutdown.grace {}), the API answers for shutdown.drain {} with Connection: close", inFlight, grace, drain);
+                + "shutdown.grace {}), the API keeps answering for {} (shutdown.drain; none after Ctrl-C), each answer with Connection: close", inFlight, grace, drain);
         sleep(drain);
         int port = web.port();
         web.stop();

@@ -29,6 +29,8 @@ import dev.ledgerlink.notifications.NotificationSettings;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retention.RetentionRules;
 import dev.ledgerlink.retention.RetentionSweeper;
+import dev.ledgerlink.sandbox.Faults;
+import dev.ledgerlink.sandbox.RequestJournal;
 import dev.ledgerlink.secrets.PasswordHashMetrics;
 import dev.ledgerlink.secrets.PasswordHasher;
 import dev.ledgerlink.secrets.SecretBox;
@@ -63,6 +65,8 @@ public record Services(
         OperatorCallbacks operatorCallbacks,
         OperatorNotices notices,
         RetentionSweeper retention,
+        Faults faults,
+        RequestJournal journal,
         Optional<DeliveryEngine> deliveryEngine) {
 
     /** The services of a process that runs no delivery engine (the CLI): what it queues, a server's engine sends. */
@@ -105,6 +109,7 @@ public record Services(
                     settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)),
                     engine.<HandOff>map(e -> e).orElse(HandOff.NONE));
             var deliveryReads = new DeliveryReads(jdbi);
+            var journal = new RequestJournal(jdbi, applications, Math.max(1, settings.integer(Setting.SANDBOX_JOURNAL_SIZE)));
             var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, new CallbackUriRule(addressGate), audit,
                     callbackQueue, deliveries::enqueued);
             Services services = new Services(settings, clock, database, metrics, audit,
@@ -125,7 +130,11 @@ public record Services(
                     new OperatorCallbacks(jdbi, clock, callbackQueue, audit),
                     notices,
                     new RetentionSweeper(jdbi, database.dialect(), clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics),
+                    new Faults(jdbi, clock),
+                    journal,
                     engine);
+            // Development mode's journal of the applications' calls: a server writes it, the CLI only reads it.
+            if (runEngine && devMode) journal.start();
             engine.ifPresent(DeliveryEngine::start);
             return services;
         } catch (RuntimeException e) {

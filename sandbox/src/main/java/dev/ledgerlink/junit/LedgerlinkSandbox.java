@@ -9,6 +9,8 @@ import dev.ledgerlink.delivery.DeliveryState;
 import dev.ledgerlink.events.Event;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.oauth.TokenResponse;
+import dev.ledgerlink.sandbox.JournalEntry;
+import dev.ledgerlink.sandbox.RequestJournal;
 import dev.ledgerlink.sandbox.SeedFile;
 import dev.ledgerlink.sandbox.Seeder;
 import dev.ledgerlink.secrets.SecretBox;
@@ -165,6 +167,7 @@ public final class LedgerlinkSandbox implements BeforeAllCallback, AfterAllCallb
 
     @Override
     public void afterEach(ExtensionContext context) {
+        if (server != null) services().faults().clear();
         if (startedPerTest) {
             close();
             startedPerTest = false;
@@ -204,6 +207,23 @@ public final class LedgerlinkSandbox implements BeforeAllCallback, AfterAllCallb
         String password = passwords.get(user.toLowerCase(Locale.ROOT));
         if (password == null) throw new IllegalArgumentException(user + " is not a user of this sandbox's seeds (their password is needed)");
         return new AuthorizationPageDriver(baseUrl()).code(user, password, app, redirectUri);
+    }
+
+    /**
+     * The fault rules (docs/sandbox.md, "Faults"): {@code faults().on("token").status(503, 1).times(2).add()}.
+     * Rules left over when a test ends are cleared, so every test starts without any.
+     */
+    public SandboxFaults faults() {
+        return new SandboxFaults(services().faults());
+    }
+
+    /**
+     * The journal of one application's calls to the authorization page, token, revoke, introspect,
+     * identity and callbacks routes, newest first (at most 1000): status, error and description,
+     * duration; never a secret or token. {@code clientId} null: every application's.
+     */
+    public List<JournalEntry> requests(String clientId) {
+        return services().journal().newest(clientId, RequestJournal.MAX_LIMIT);
     }
 
     /** Publishes an event as an internal service does: stored, then fanned out to the verified callbacks of the account. */

@@ -5,8 +5,10 @@ import dev.ledgerlink.accounts.DemoData;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -53,9 +55,14 @@ final class ServeCommand implements Callable<Integer> {
             }
         }
         // SIGTERM (and SIGINT) ask this thread to stop the server in its phases and return 0; the hook
-        // covers any other way out of the JVM (the same stop; a no-op once it has run).
+        // covers any other way out of the JVM (the same stop; a no-op once it has run). Ctrl-C comes from
+        // someone at a terminal, not from a load balancer's supervisor: that stop skips the drain.
         CountDownLatch stopRequested = new CountDownLatch(1);
-        StopSignals.onStop(stopRequested::countDown);
+        AtomicReference<StopSignals.Kind> signal = new AtomicReference<>(StopSignals.Kind.TERM);
+        StopSignals.onStop(kind -> {
+            signal.compareAndSet(StopSignals.Kind.TERM, kind);
+            stopRequested.countDown();
+        });
         Runtime.getRuntime().addShutdownHook(new Thread(server::shutDown, "ledgerlink-shutdown"));
 
         if (settings.flag(Setting.DEV)) {
@@ -65,7 +72,7 @@ final class ServeCommand implements Callable<Integer> {
         LOG.info("ledgerlink ready on {} (auth page {}, database {}) in {} ms", server.baseUrl(), server.authUrl(),
                 server.services().database().dialect().name().toLowerCase(), (System.nanoTime() - started) / 1_000_000);
         stopRequested.await();
-        server.shutDown();
+        server.shutDown(signal.get() == StopSignals.Kind.INT ? Duration.ZERO : settings.duration(Setting.SHUTDOWN_DRAIN));
         return 0;
     }
 }

@@ -1,6 +1,5 @@
 package dev.ledgerlink.cli;
 
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,13 +15,17 @@ final class StopSignals {
 
     private StopSignals() {}
 
+    /** The signals that ask for a stop: a supervisor's, and Ctrl-C in a terminal. */
+    enum Kind { TERM, INT }
+
     /** Runs {@code stop} (once per signal received, on a thread of the JVM's) when SIGTERM or SIGINT arrives. */
-    static void onStop(Runnable stop) {
-        for (String name : List.of("TERM", "INT")) {
+    static void onStop(java.util.function.Consumer<Kind> stop) {
+        for (Kind kind : Kind.values()) {
+            String name = kind.name();
             try {
                 sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> {
                     LOG.info("SIG{} received", name);
-                    stop.run();
+                    stop.accept(kind);
                 });
             } catch (IllegalArgumentException kept) {
                 LOG.debug("SIG{} is the JVM's here ({}); the shutdown hook stops the server", name, kept.getMessage());

@@ -60,6 +60,7 @@ public enum Setting {
     MANAGEMENT_PORT("management.port", "", "Port serving /metrics, /healthz and /readyz apart from the API (they then leave the API port); empty: off, served on the API port; 0 picks a free one."),
     MANAGEMENT_HOST("management.host", "127.0.0.1", "Address the management port binds to."),
     TRUSTED_PROXIES("http.trusted-proxies", "", "Comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed: the client address (login throttling) is then the last address in it that is not a trusted proxy. Empty: the peer address, X-Forwarded-For ignored."),
+    SANDBOX_JOURNAL_SIZE("sandbox.journal-size", "10000", "Development mode: how many of the applications' newest calls the request journal keeps (docs/sandbox.md, \"Journal\"); older ones are deleted as new ones are written."),
     CONSOLE_ENABLED("console.enabled", "false", "Serve the developer console at /console outside development mode (operators sign in with events.operator-key); development mode always serves it.");
 
     private final String key;

@@ -78,6 +78,7 @@ final class AuthorizePage {
             case AuthorizationFlow.Redirect r -> ctx.redirect(r.location(), redirectStatus);
             case AuthorizationFlow.ShowLogin login -> {
                 if (login.refusal() != null) SignInRefusals.status(ctx, login.refusal(), login.retryAfter(), HttpStatus.OK);
+                if (login.problem() != null) ErrorNote.note(ctx, null, login.problem());   // the journal's "why" of a failed sign-in
                 String email = ctx.formParam("email");
                 page(ctx, "login.jte", Map.of("action", action, "csrf", session.csrfToken(), "appName", request.application().name(),
                         "problem", Optional.ofNullable(login.problem()), "email", email == null ? "" : email));
@@ -98,9 +99,16 @@ final class AuthorizePage {
         }
     }
 
-    private void errorPage(Context ctx, HttpStatus status, String title, String message) {
+    private static void errorPage(Context ctx, HttpStatus status, String title, String message) {
         ctx.status(status);
+        ErrorNote.note(ctx, null, title + ": " + message);
         page(ctx, "error.jte", Map.of("title", title, "message", message));
+    }
+
+    /** The page's error answer with a status of its own (development mode's fault rules: 503 or 429). */
+    static void unavailablePage(Context ctx, int status, String title, String message) {
+        pageHeaders(ctx);
+        errorPage(ctx, HttpStatus.forStatus(status), title, message);
     }
 
     private static void page(Context ctx, String template, Map<String, Object> params) {

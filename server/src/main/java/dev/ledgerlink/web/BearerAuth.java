@@ -7,6 +7,7 @@ import io.javalin.http.Context;
 
 /** Authorization: Bearer on API routes; 401 with WWW-Authenticate for a missing, unknown, expired or revoked token. */
 public final class BearerAuth {
+    private static final String PRINCIPAL = "ledgerlink.principal";
     private final AccessTokenVerifier verifier;
 
     public BearerAuth(AccessTokenVerifier verifier) {
@@ -17,7 +18,14 @@ public final class BearerAuth {
         if (!BearerHeader.present(ctx)) throw ServiceException.unauthorized("An access token is required (Authorization: Bearer <token>).");
         String token = BearerHeader.credential(ctx);
         if (token == null) throw ServiceException.unauthorized("The Authorization header must use the Bearer scheme.");
-        return verifier.verify(token)
+        TokenPrincipal principal = verifier.verify(token)
                 .orElseThrow(() -> ServiceException.unauthorized("The access token is unknown, expired or revoked."));
+        ctx.attribute(PRINCIPAL, principal);   // development mode's journal names the token's application
+        return principal;
+    }
+
+    /** The principal of this request's access token, once {@link #require} accepted it; else null. */
+    static TokenPrincipal principalOf(Context ctx) {
+        return ctx.attribute(PRINCIPAL);
     }
 }

@@ -11,6 +11,10 @@ final class Routes {
 
     /** {@code onStop} runs a task when the server begins to stop (long-lived streams end then, so stopping never waits on them). */
     static void register(RoutesConfig r, Services s, OperatorKey operatorKey, Draining draining, java.util.function.Consumer<Runnable> onStop) {
+        // Development mode only, first of all: fault rules and the journal around the routes applications call (docs/sandbox.md).
+        boolean devMode = s.settings().flag(dev.ledgerlink.config.Setting.DEV);
+        if (devMode) SandboxHooks.register(r, s);
+
         // API conventions (Api-Version) on the API paths; the token endpoints follow OAuth instead.
         WebServer.apiConventions(r, List.of("/events/*", "/auth/api/*"));
 
@@ -59,9 +63,15 @@ final class Routes {
         r.post("/internal/v1/events", events::publish);
 
         // Development mode only: test events with the application's own token (docs/sandbox.md).
-        if (s.settings().flag(dev.ledgerlink.config.Setting.DEV)) {
+        if (devMode) {
             var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts()), bearer);
             r.post("/events/account/{account_id}/events/test", testEvents::send);
+            // The sandbox's controls (operator key): fault rules and the request journal.
+            var sandbox = new SandboxHandlers(s.faults(), s.journal(), operator);
+            r.post("/sandbox/v1/faults", sandbox::addFault);
+            r.get("/sandbox/v1/faults", sandbox::listFaults);
+            r.delete("/sandbox/v1/faults", sandbox::clearFaults);
+            r.get("/sandbox/v1/requests", sandbox::requests);
         }
 
         // The admin API (operator key): accounts, users, memberships, applications, callbacks, deliveries, grants.

@@ -83,11 +83,12 @@ final class TokenHandlers {
 
     static void renderError(OAuthError e, Context ctx) {
         noStore(ctx);
+        ErrorNote.note(ctx, e.error(), e.description());
         if (e.basicChallenge()) ctx.header("WWW-Authenticate", "Basic realm=\"ledgerlink\", charset=\"UTF-8\"");
         ctx.status(e.status()).json(Map.of("error", e.error(), "error_description", e.description()));
     }
 
-    private static void noStore(Context ctx) {
+    static void noStore(Context ctx) {
         ctx.header("Cache-Control", "no-store");
         ctx.header("Pragma", "no-cache");
     }

@@ -80,6 +80,7 @@ public final class WebServer {
 
     static void renderServiceException(ServiceException e, Context ctx) {
         ctx.status(e.kind().status);
+        ErrorNote.note(ctx, e.error(), e.getMessage());
         if (e.kind() == ServiceException.Kind.UNAUTHORIZED) {
             ctx.header("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"" + e.getMessage().replace("\"", "'") + "\"");
         }

@@ -174,6 +174,51 @@ class RekeyingTest {
         assertEquals(2, server.services().deliveryReads().history(null, neverVerified, 1, 100).total(), "its two verification requests only");
     }
 
+    /**
+     * A delivery redelivered while its callback re-keys goes back to the queue, and the engine, which
+     * claims it, holds it instead of sending it with a code nobody has verified.
+     */
+    @Test
+    void aDeliveryRedeliveredDuringReKeyingIsHeldByTheEngineUntilVerified() {
+        try (var ticking = server.clock.followRealTime()) {
+            long[] id = new long[1];
+            registerAndVerify(id, receiver);
+            assertEquals(1, publish(8));
+            Eventually.await("delivered", () -> states(id[0]).equals(List.of("delivered")));
+            receiver.clear();
+            String newCode = resend(id[0], receiver);
+
+            long delivery = history(id[0]).getFirst().get("id").asLong();
+            server.services().deliveries().redeliver(delivery);
+            Eventually.await("held again by the engine", () -> states(id[0]).equals(List.of("held")));
+            assertEquals(0, receiver.requests.stream().filter(RekeyingTest::isEvent).count(), "nothing sent with the unverified code");
+
+            assertEquals(200, api.verify(id[0], newCode).status());
+            assertTrue(signedWith(newCode, receiver.await(1, RekeyingTest::isEvent).getFirst()));
+        }
+    }
+
+    /**
+     * A publish that read its callback as re-keying just before the verification committed inserts a
+     * held row the verification did not release (the race, written here as its outcome): the
+     * dispatcher's pass sends it with the new code all the same.
+     */
+    @Test
+    void aHeldRowThatRacedTheVerificationIsSentAllTheSame() {
+        try (var ticking = server.clock.followRealTime()) {
+            long[] id = new long[1];
+            String code = registerAndVerify(id, receiver);
+            receiver.answer(r -> Receiver.Answer.of(isEvent(r) ? 500 : 200));   // the delivery stays pending: retried in an hour
+            assertEquals(1, publish(9));
+            Eventually.await("the failed attempt is recorded", () -> history(id[0]).getFirst().get("attempt_count").asInt() == 1);
+            receiver.answer(r -> Receiver.Answer.of(200));
+            server.services().database().jdbi().useHandle(h -> h.execute(
+                    "update deliveries set state = 'held', lease_owner = null where callback_id = ? and kind = 'event'", id[0]));
+            Eventually.await("released and delivered", () -> states(id[0]).equals(List.of("delivered")));
+            assertTrue(signedWith(code, receiver.await(2, RekeyingTest::isEvent).get(1)));
+        }
+    }
+
     @Test
     void aRetryHeldByADisabledCallbackIsDroppedWithIt() {
         try (var ticking = server.clock.followRealTime()) {

@@ -55,6 +55,8 @@ class GracefulStopTest {
                 publishers.close();
             }
             assertEquals(List.of(), List.copyOf(publishers.failures), "answers other than 202, the documented 503 and a refused connection");
+            assertEquals(List.of(), RollingRestartTest.storedEvents(s, publishers.closedUnanswered),
+                    "requests whose connection closed before an answer were handled all the same (an acknowledgement lost)");
 
             Set<Long> acknowledged = Set.copyOf(publishers.acknowledged);
             try (ServerProcess again = ServerProcess.start(s.db(), s.key(), dir.resolve("again.log"), port, settings)) {

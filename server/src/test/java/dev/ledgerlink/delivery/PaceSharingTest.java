@@ -67,8 +67,8 @@ class PaceSharingTest {
                     new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
             try (ServerProcess one = ServerProcess.start(db, key, dir.resolve("one.log"), nodeSettings);
                  ServerProcess two = ServerProcess.start(db, key, dir.resolve("two.log"), nodeSettings)) {
-                String oneUrl = one.awaitBaseUrl(Duration.ofMinutes(3));
-                String twoUrl = two.awaitBaseUrl(Duration.ofMinutes(3));
+                String oneUrl = one.awaitBaseUrl();
+                String twoUrl = two.awaitBaseUrl();
                 Instant start = Instant.now();
                 // Queued without an engine in this process: both nodes claim them from the queue.
                 for (int i = 1; i <= EVENTS; i++) {

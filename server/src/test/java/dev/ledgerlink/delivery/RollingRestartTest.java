@@ -68,6 +68,8 @@ class RollingRestartTest {
                 awaitMoreAcknowledged(publishers, 200);
                 publishers.close();
                 assertEquals(List.of(), List.copyOf(publishers.failures), "answers other than 202, the documented 503 and a refused connection");
+                assertEquals(List.of(), storedEvents(s, publishers.closedUnanswered),
+                        "requests whose connection closed before an answer were handled all the same (an acknowledgement lost)");
 
                 Set<Long> acknowledged = Set.copyOf(publishers.acknowledged);
                 Deliveries.await("every acknowledged event delivered (" + acknowledged.size() + ")",
@@ -84,8 +86,9 @@ class RollingRestartTest {
             });
             assertEquals(Set.of(), sentTwiceWithoutRetry, "webhook-ids received more often than attempts were recorded");
             assertEquals(0, s.count("dropped"));
-            System.out.printf("RollingRestartTest: %d events acknowledged, %d answered 503, %d refused connections, %d webhook-ids received%n",
-                    publishers.acknowledged.size(), publishers.unavailable.get(), publishers.refused.get(), perWebhookId.size());
+            System.out.printf("RollingRestartTest: %d events acknowledged, %d answered 503, %d refused connections, %d connections closed "
+                            + "before an answer (none handled), %d webhook-ids received%n", publishers.acknowledged.size(), publishers.unavailable.get(),
+                    publishers.refused.get(), publishers.closedUnanswered.size(), perWebhookId.size());
         }
     }
 
@@ -149,6 +152,13 @@ class RollingRestartTest {
         String text = Files.readString(log);
         for (String phase : PHASES) assertTrue(text.contains(phase), "no '" + phase + "' line in " + log + ":\n" + text);
         text.lines().filter(l -> l.contains("shutting down") || l.contains("received")).forEach(System.out::println);
+    }
+
+    /** Those of these object ids for which an event is stored: the server handled their publish. */
+    static List<Long> storedEvents(SharedQueue s, Set<Long> objectIds) {
+        if (objectIds.isEmpty()) return List.of();
+        return s.services().database().jdbi().withHandle(h -> h.createQuery("select object_id from events where object_id in (<ids>)")
+                .bindList("ids", List.copyOf(objectIds)).mapTo(Long.class).list());
     }
 
     static Set<Long> receivedObjectIds(Receiver receiver) {

@@ -43,16 +43,12 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * Waits (up to 60 s) for the "ready" line and returns the server's base URL. Give each process its own
-     * log file for this: the first ready line in the file is taken.
+     * Waits (up to 120 s: a cold JVM start on a loaded 2-core machine, beside other processes starting) for
+     * the "ready" line and returns the server's base URL. Give each process its own log file for this:
+     * the first ready line in the file is taken.
      */
     public String awaitBaseUrl() throws InterruptedException {
-        return awaitBaseUrl(java.time.Duration.ofSeconds(60));
-    }
-
-    /** {@link #awaitBaseUrl()}, waiting up to {@code limit} (a loaded machine starts a JVM slowly; this is no timing check). */
-    public String awaitBaseUrl(java.time.Duration limit) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) throw new AssertionError("the server exited with " + process.exitValue() + "; log " + log);
             try {
@@ -63,7 +59,7 @@ public final class ServerProcess implements AutoCloseable {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("the server did not get ready within " + limit.toSeconds() + " s; log " + log);
+        throw new AssertionError("the server did not get ready within 120 s; log " + log + ":\n" + tail(log));
     }
 
     /** A port free at this moment (for a node's fixed address, or its management port). */
@@ -91,6 +87,15 @@ public final class ServerProcess implements AutoCloseable {
 
     public Path log() {
         return log;
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = java.nio.file.Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
     }
 
     public boolean alive() {

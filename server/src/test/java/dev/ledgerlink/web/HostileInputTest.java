@@ -89,6 +89,8 @@ class HostileInputTest {
     @Test
     void noGeneratedRequestGetsA5xxAStackTraceOrAnUndocumentedErrorBody() {
         assertTrue(routes.size() >= 10, "the route table was read: " + routes);
+        assertTrue(routes.contains(new Route("POST", "/sandbox/v1/faults")) && routes.contains(new Route("GET", "/sandbox/v1/requests")),
+                "development mode's sandbox routes are probed too: " + routes);
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         IntStream.range(0, REQUESTS).parallel().forEach(i -> {
             if (failures.size() >= 10) return;
@@ -103,6 +105,8 @@ class HostileInputTest {
             }
         });
         assertEquals(List.of(), List.copyOf(failures), "hostile requests answered wrongly (seed " + SEED + ")");
+        // The generated fault rules (429s, 1 ms delays) must not answer the checks below.
+        server.services().faults().clear();
 
         assertEquals(200, server.http.get("/healthz").status());
         assertEquals(200, server.http.get("/readyz").status());
@@ -290,7 +294,14 @@ class HostileInputTest {
     }
 
     private static byte[] body(Random r, String routePath) {
-        String text = switch (r.nextInt(12)) {
+        String text = switch (r.nextInt(13)) {
+            // development mode's fault rules: a 429 or a 1 ms delay at most (a 503 rule would make the next requests' 5xx legitimate)
+            case 12 -> "{\"route\": " + (r.nextBoolean() ? "\"" + pick(r, new String[] {"token", "identity", "authorize", "callbacks", "tokens"}) + "\"" : json(r))
+                    + (r.nextBoolean() ? ", \"client_id\": " + json(r) : "") + (r.nextBoolean() ? ", \"grant_type\": " + json(r) : "")
+                    + ", \"effect\": " + pick(r, new String[] {"{\"status\": 429}", "{\"status\": 500}", "{\"status\": \"503\"}",
+                            "{\"latency_ms\": 1}", "{\"latency_ms\": -5}", "{\"error\": \"invalid_grant\"}", "{\"error\": 7}", "[]", "{}",
+                            "{\"status\": 429, \"retry_after\": 99999}", "{\"x\": 1}", json(r)})
+                    + (r.nextBoolean() ? ", \"times\": " + pick(r, new String[] {"1", "0", "-1", "1e3", "\"2\"", "99999999999"}) : "") + "}";
             case 0 -> "";
             case 1 -> "{\"callback\": {\"event\": " + json(r) + ", \"uri\": " + json(r) + "}}";
             case 2 -> "{\"callback\": {\"verifier\": " + json(r) + ", \"resend\": " + json(r) + "}}";

@@ -25,7 +25,11 @@ public final class V20__h2_identity_cache extends BaseJavaMigration {
 
     @Override
     public void migrate(Context context) throws Exception {
-        Connection c = context.getConnection();
+        applyTo(context.getConnection());
+    }
+
+    /** Sets the cache of every identity column (on H2; nothing on PostgreSQL): tables made by later migrations call it again. */
+    static void applyTo(Connection c) throws java.sql.SQLException {
         if (!c.getMetaData().getDatabaseProductName().toLowerCase().contains("h2")) return;
         List<String> alters = new ArrayList<>();
         try (Statement s = c.createStatement();

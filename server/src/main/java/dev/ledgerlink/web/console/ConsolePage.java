@@ -87,6 +87,8 @@ final class ConsolePage {
             case "resent" -> "A fresh verification code was sent to callback " + ref + ". It stays unverified until the code comes back.";
             case "redelivered" -> "Delivery " + ref + " is queued again from its first attempt.";
             case "revoked" -> "Every token of that user and application was revoked.";
+            case "fault-added" -> "Fault rule " + ref + " was added: the next matching requests get its answer.";
+            case "faults-cleared" -> "Every fault rule was removed.";
             case "published" -> "Event " + ref + " was published. Its deliveries appear in the live tail below as they are attempted.";
             default -> null;
         };

@@ -54,6 +54,16 @@ public final class ConsoleRoutes {
         r.sse("/console/activity/stream", activity::stream);
         onStop.accept(activity::stop);
 
+        // Development mode's sandbox: fault rules and the journal of the applications' calls (docs/sandbox.md).
+        if (s.settings().flag(Setting.DEV)) {
+            var faults = new FaultsPage(session, s.faults(), s.applications());
+            r.get("/console/faults", ConsolePage.of(faults::show));
+            r.post("/console/faults", ConsolePage.of(faults::add));
+            r.post("/console/faults/clear", ConsolePage.of(faults::clear));
+            var requests = new RequestsPage(session, s.journal(), s.applications());
+            r.get("/console/requests", ConsolePage.of(requests::show));
+        }
+
         r.get("/console/assets/{name}", new ConsoleAssets()::serve);
     }
 }

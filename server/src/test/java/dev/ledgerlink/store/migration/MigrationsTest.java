@@ -113,7 +113,7 @@ class MigrationsTest {
             migrated = d.jdbi().withHandle(h -> h.createQuery(history).map((r, ctx) -> r.getString(1) + " " + r.getString(2) + " " + r.getString(3)).list());
             int renamed = d.jdbi().withHandle(h -> h.execute("""
                     update "flyway_schema_history" set "script" = replace("script", 'dev.ledgerlink.store.migration.', 'dev.ledgerlink.store.')
-                    where "script" like 'dev.ledgerlink.store.migration.V%'"""));
+                    where "script" like 'dev.ledgerlink.store.migration.V%' and "version" in ('20', '21', '22', '23', '24')"""));
             assertEquals(5, renamed, "V20-V24, as a database migrated before the move has them");
         }
         try (Database d = Database.open(db.url(), db.user(), db.password(), 2, null)) {

@@ -177,7 +177,7 @@ class ConsoleBrowserTest {
     }
 
     /** A screenshot of the whole page (kept as a build artifact), then the page's accessibility check. */
-    private static void page(ChromeDriver browser, String name) throws IOException {
+    static void page(ChromeDriver browser, String name) throws IOException {
         Files.createDirectories(SCREENSHOTS);
         Map<String, Object> metrics = browser.executeCdpCommand("Page.getLayoutMetrics", Map.of());
         Map<?, ?> size = (Map<?, ?>) metrics.get("cssContentSize");

@@ -1,0 +1,163 @@
+package dev.ledgerlink.sandbox;
+
+import dev.ledgerlink.accounts.Application;
+import dev.ledgerlink.accounts.ApplicationService;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The journal of the applications' calls in development mode (docs/sandbox.md, "Journal"). A request
+ * only puts its entry in a queue ({@link #record}); a writer thread stores what queued every
+ * {@link #FLUSH_MS} ms in one batch, then keeps the newest {@code keep} entries, so the journal never
+ * slows a request or grows without bound. Entries still queued are written before a read of this
+ * process ({@link #newest}) and when the server stops; a process that dies loses at most its last
+ * fraction of a second, which a development tool can afford.
+ */
+public final class RequestJournal implements AutoCloseable {
+    public static final long FLUSH_MS = 200;
+    /** Entries waiting for the writer at most; beyond it (the database stuck) new ones are dropped and counted. */
+    static final int MAX_QUEUED = 10_000;
+    public static final int MAX_LIMIT = 1_000;
+    private static final Logger LOG = LoggerFactory.getLogger(RequestJournal.class);
+
+    /**
+     * A call as the web layer saw it. The client is named by {@code clientId} when the request said it
+     * (token endpoints, the authorization page), else by the access token's {@code applicationId},
+     * resolved by the writer, off the request's path.
+     */
+    public record Call(Instant receivedAt, String clientId, Long applicationId, String method, String path, int status, String error,
+                       String errorDescription, int durationMs) {}
+
+    private final Jdbi jdbi;
+    private final ApplicationService applications;
+    private final int keep;
+    private final LinkedBlockingQueue<Call> queue = new LinkedBlockingQueue<>(MAX_QUEUED);
+    private final Map<Long, String> clientIds = new ConcurrentHashMap<>();
+    private final Object writing = new Object();
+    private volatile Thread writer;
+    private volatile boolean open = true;
+    private long dropped;   // guarded by writing
+
+    public RequestJournal(Jdbi jdbi, ApplicationService applications, int keep) {
+        this.jdbi = jdbi;
+        this.applications = applications;
+        this.keep = keep;
+    }
+
+    /** Starts the writer thread (a server in development mode; a CLI process only reads). */
+    public RequestJournal start() {
+        writer = Thread.ofPlatform().daemon().name("request-journal").start(this::writeLoop);
+        return this;
+    }
+
+    /** Queues one call; never blocks and never fails the request. */
+    public void record(Call call) {
+        if (!open || writer == null) return;
+        if (!queue.offer(call)) {
+            synchronized (writing) {
+                dropped++;
+            }
+        }
+    }
+
+    /** The newest entries, of one client when {@code clientId} is given, newest first (what this process queued included). */
+    public List<JournalEntry> newest(String clientId, int limit) {
+        flush();
+        int n = Math.max(1, Math.min(limit, MAX_LIMIT));
+        return jdbi.withExtension(JournalStore.class, s -> clientId == null || clientId.isBlank() ? s.newest(n) : s.newestOf(clientId, n));
+    }
+
+    /** Writes what is queued now. */
+    public void flush() {
+        synchronized (writing) {
+            List<Call> batch = new ArrayList<>();
+            while (queue.drainTo(batch, 500) > 0) {
+                write(batch);
+                batch.clear();
+            }
+            if (dropped > 0) {
+                LOG.warn("the request journal dropped {} entries: its writer fell behind", dropped);
+                dropped = 0;
+            }
+        }
+    }
+
+    private void write(List<Call> batch) {
+        int size = batch.size();
+        List<Instant> at = new ArrayList<>(size);
+        List<String> client = new ArrayList<>(size);
+        List<String> method = new ArrayList<>(size);
+        List<String> path = new ArrayList<>(size);
+        List<Integer> status = new ArrayList<>(size);
+        List<String> error = new ArrayList<>(size);
+        List<String> description = new ArrayList<>(size);
+        List<Integer> duration = new ArrayList<>(size);
+        for (Call c : batch) {
+            at.add(c.receivedAt());
+            client.add(cut(c.clientId() != null ? c.clientId() : clientIdOf(c.applicationId()), 64));
+            method.add(cut(c.method(), 8));
+            path.add(cut(c.path(), 512));
+            status.add(c.status());
+            error.add(cut(c.error(), 64));
+            description.add(cut(c.errorDescription(), 1000));
+            duration.add(c.durationMs());
+        }
+        jdbi.useTransaction(h -> {
+            JournalStore store = h.attach(JournalStore.class);
+            store.insert(at, client, method, path, status, error, description, duration);
+            Optional<Long> oldestKept = store.idAt(keep - 1);
+            oldestKept.ifPresent(store::deleteBefore);
+        });
+    }
+
+    private String clientIdOf(Long applicationId) {
+        if (applicationId == null) return null;
+        return clientIds.computeIfAbsent(applicationId, id -> applications.find(id).map(Application::clientId).orElse(null));
+    }
+
+    private static String cut(String s, int max) {
+        return s == null || s.length() <= max ? s : s.substring(0, max);
+    }
+
+    private void writeLoop() {
+        while (open) {
+            try {
+                Thread.sleep(FLUSH_MS);
+                flush();
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn("the request journal could not be written (will retry): {}", e.toString());
+            }
+        }
+    }
+
+    /** Stops the writer and writes what is still queued. */
+    @Override
+    public void close() {
+        open = false;
+        Thread w = writer;
+        if (w != null) {
+            w.interrupt();
+            try {
+                w.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            flush();
+        } catch (RuntimeException e) {
+            LOG.warn("the request journal's last entries could not be written: {}", e.toString());
+        }
+    }
+}
