@@ -6,7 +6,7 @@ json.dumps of the form parameters, keyed with the callback's verification code, 
 The body is form-encoded (name=...&object_id=...), not JSON. One callback per path: the code of the
 verification request sent to a path signs everything later sent to that path.
 
-    PORT=9000 python3 receiver.py      # prints one JSON line per request it gets
+    PORT=9000 python3 receiver.py      # prints one JSON line per request it gets (HOST=0.0.0.0 in a container)
 """
 import base64
 import hashlib
@@ -45,8 +45,9 @@ class Receiver(BaseHTTPRequestHandler):
 
 
 if __name__ == "__main__":
-    server = ThreadingHTTPServer(("127.0.0.1", int(os.environ.get("PORT", "9000"))), Receiver)
-    print("listening on http://127.0.0.1:%d" % server.server_address[1], flush=True)
+    host = os.environ.get("HOST", "127.0.0.1")   # 0.0.0.0 in a container (docs/sandbox.md, "Receivers in containers")
+    server = ThreadingHTTPServer((host, int(os.environ.get("PORT", "9000"))), Receiver)
+    print("listening on http://%s:%d" % (host, server.server_address[1]), flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -28,6 +28,7 @@ import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.NotificationSettings;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retention.RetentionRules;
+import dev.ledgerlink.sandbox.SandboxReset;
 import dev.ledgerlink.retention.RetentionSweeper;
 import dev.ledgerlink.sandbox.Faults;
 import dev.ledgerlink.sandbox.RequestJournal;
@@ -87,7 +88,7 @@ public record Services(
                                   PrometheusMeterRegistry metrics, boolean runEngine) {
         boolean devMode = settings.flag(Setting.DEV);
         // The one decision of development mode's exemption from the address rules, for registration and sending alike.
-        var addressGate = PublicAddressGate.of(devMode, resolver);
+        var addressGate = PublicAddressGate.of(devMode, java.util.Set.copyOf(settings.list(Setting.DEV_CALLBACK_HOSTS)), resolver);
         var jdbi = database.jdbi();
         var audit = new AuditLog(metrics);
         var passwordCost = PasswordHashSettings.from(settings);
@@ -135,12 +136,19 @@ public record Services(
                     engine);
             // Development mode's journal of the applications' calls: a server writes it, the CLI only reads it.
             if (runEngine && devMode) journal.start();
+            // A development server marks its database as a sandbox's: only such a database may be reset (sandbox.SandboxReset).
+            if (devMode && runEngine) services.sandboxReset().markDevelopmentMode();
             engine.ifPresent(DeliveryEngine::start);
             return services;
         } catch (RuntimeException e) {
             engine.ifPresent(DeliveryEngine::close);
             throw e;
         }
+    }
+
+    /** Development mode's reset and its kept seed files (docs/sandbox.md, "Reset"). */
+    public SandboxReset sandboxReset() {
+        return new SandboxReset(database.jdbi(), clock, users, accounts, applications, callbacks);
     }
 
     /** Resolves bearer access tokens (web/BearerAuth uses it). */

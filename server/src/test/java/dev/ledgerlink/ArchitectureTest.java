@@ -50,7 +50,7 @@ class ArchitectureTest {
             capability("events"),
             capability("callbacks", "accounts", "oauth", "events"),
             capability("delivery", "callbacks", "oauth", "notifications"),
-            capability("sandbox", "accounts", "oauth", "events", "callbacks"),
+            capability("sandbox", "accounts", "oauth", "events", "callbacks", "delivery"),
             capability("retention", "delivery", "events", "oauth", "notifications"),
             front("web"),
             front("cli"));

@@ -11,7 +11,10 @@ import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.oauth.TokenResponse;
 import dev.ledgerlink.sandbox.JournalEntry;
 import dev.ledgerlink.sandbox.RequestJournal;
+import dev.ledgerlink.delivery.TestDelivery;
+import dev.ledgerlink.sandbox.SandboxReset;
 import dev.ledgerlink.sandbox.SeedFile;
+import dev.ledgerlink.sandbox.TestEvents;
 import dev.ledgerlink.sandbox.Seeder;
 import dev.ledgerlink.secrets.SecretBox;
 import java.io.IOException;
@@ -88,7 +91,7 @@ public final class LedgerlinkSandbox implements BeforeAllCallback, AfterAllCallb
 
     /** Seed entries written inline, in YAML. */
     public LedgerlinkSandbox seedYaml(String yaml) {
-        return add(new Seed("inline YAML", yaml, false));
+        return add(new Seed("inline YAML " + (seeds.size() + 1), yaml, false));
     }
 
     /** Any setting of docs/configuration.md, e.g. {@code setting("delivery.retry-schedule", "PT1S")}. */
@@ -127,7 +130,10 @@ public final class LedgerlinkSandbox implements BeforeAllCallback, AfterAllCallb
         Services s = server.services();
         Seeder seeder = new Seeder(s.users(), s.accounts(), s.applications(), s.callbacks());
         try {
-            for (Seed seed : seeds) seeder.apply(SeedFile.parse(seed.text(), seed.json(), seed.source()));
+            for (Seed seed : seeds) {
+                seeder.apply(SeedFile.parse(seed.text(), seed.json(), seed.source()));
+                s.sandboxReset().keep(seed.source(), seed.json(), seed.text());   // what reset() applies again
+            }
         } catch (RuntimeException e) {
             close();
             throw new IllegalStateException("the sandbox's seed was refused: " + e.getMessage(), e);
@@ -229,6 +235,37 @@ public final class LedgerlinkSandbox implements BeforeAllCallback, AfterAllCallb
     /** Publishes an event as an internal service does: stored, then fanned out to the verified callbacks of the account. */
     public Event publish(String accountId, String name, long objectId, long userId) {
         return services().events().publish(new EventPublisher.Request(name, accountId, objectId, userId, null));
+    }
+
+    /**
+     * A test event whose deliveries test your receiver (docs/sandbox.md, "Test deliveries"): for
+     * example {@code TestDelivery.PLAIN.withSignature(TestDelivery.Signature.TAMPERED)}, {@code .withCopies(3)},
+     * {@code .withDelay(Duration.ofSeconds(30))}. {@code userId} is not checked, as for publish. Its
+     * deliveries are marked as tests in the history.
+     */
+    public Event publish(String accountId, String name, long objectId, long userId, TestDelivery delivery) {
+        return testEvents().sendAsOperator(accountId, List.of(new TestEvents.Item(name, objectId, userId)), delivery).getFirst();
+    }
+
+    /**
+     * Several test events in one call, accepted in the order given and delivered to each callback one
+     * after another in {@code delivery.order()} (as_sent, reversed, shuffled): out-of-order arrival, on purpose.
+     */
+    public List<Event> publish(String accountId, List<TestEvents.Item> events, TestDelivery delivery) {
+        return testEvents().sendAsOperator(accountId, events, delivery);
+    }
+
+    private TestEvents testEvents() {
+        Services s = services();
+        return new TestEvents(s.events(), s.accounts(), s.deliveries());
+    }
+
+    /**
+     * Back to the state of this sandbox's seeds (or empty with demo data when it has none), without a
+     * restart: everything else is removed, the delivery engine keeps running (docs/sandbox.md, "Reset").
+     */
+    public SandboxReset.Result reset() {
+        return services().sandboxReset().reset();
     }
 
     /** What was sent to a callback (verification requests and notifications), newest first, each with its attempts. */

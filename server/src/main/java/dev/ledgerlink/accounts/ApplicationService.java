@@ -193,4 +193,9 @@ public final class ApplicationService {
         boolean previousValid = previous && previousHash != null && until != null && clock.instant().isBefore(until);
         return current || previousValid ? Optional.of(row.application()) : Optional.empty();
     }
+
+    /** Development mode's reset emptied the database: no client's secrets are kept in memory any more. */
+    public void forgetCachedClients() {
+        secrets.forgetAll();
+    }
 }

@@ -51,4 +51,9 @@ final class ClientSecretCache {
     void forget(String clientId) {
         entries.remove(clientId);
     }
+
+    /** After the sandbox's reset emptied the database: every client is read again. */
+    void forgetAll() {
+        entries.clear();
+    }
 }

@@ -33,8 +33,11 @@ final class SeedCommand extends ServiceCommand {
         print(json(r), describe(r));
     }
 
+    /** Applies the file; in development mode it is kept too, so that a reset applies it again (docs/sandbox.md, "Reset"). */
     static Seeder.Result seed(Services s, Path file) {
-        return new Seeder(s.users(), s.accounts(), s.applications(), s.callbacks()).apply(SeedFile.read(file));
+        Seeder.Result r = new Seeder(s.users(), s.accounts(), s.applications(), s.callbacks()).apply(SeedFile.read(file));
+        if (s.settings().flag(Setting.DEV)) s.sandboxReset().keep(file);
+        return r;
     }
 
     static Map<String, Object> json(Seeder.Result r) {

@@ -20,6 +20,7 @@ public enum Setting {
     BASE_URL("base-url", "", "Public address of the API ({base_url}); empty means http://<host>:<port>."),
     AUTH_URL("auth-url", "", "Public address of the authorization page ({auth_url}); empty means the base URL."),
     DEV("dev", "false", "Development mode: http redirect and callback URIs on loopback hosts are allowed, demo data is created on first start."),
+    DEV_CALLBACK_HOSTS("dev.callback-hosts", "", "Development mode only: comma-separated host names (e.g. app,receiver, a compose file's service names) whose http:// callback URIs are accepted besides loopback hosts, at registration and when sending; every other host keeps the usual rules. Ignored outside development mode."),
     DB_URL("db.url", "jdbc:h2:file:./data/ledgerlink", "JDBC URL: an H2 file (shared between processes automatically; an 8 MiB page cache unless the URL sets CACHE_SIZE, in KiB) or jdbc:postgresql://host:port/db."),
     DB_USER("db.user", "", "Database user (H2 default: sa; PostgreSQL default: the OS user)."),
     DB_PASSWORD("db.password", "", "Database password."),

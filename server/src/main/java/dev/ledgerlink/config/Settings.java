@@ -45,6 +45,11 @@ public final class Settings {
         }
     }
 
+    /** A comma-separated setting's entries, trimmed, empty ones left out. */
+    public List<String> list(Setting s) {
+        return java.util.Arrays.stream(get(s).split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList();
+    }
+
     public Duration duration(Setting s) {
         return parseDuration(s, get(s).trim());
     }

@@ -57,6 +57,11 @@ public final class StartupChecks {
         if (settings.integer(Setting.HTTP_PORT) > 65535) throw new ConfigurationException(Setting.HTTP_PORT.key() + " must be at most 65535");
         DeliverySettings.from(settings);
         PasswordHashSettings.from(settings);
+        for (String host : settings.list(Setting.DEV_CALLBACK_HOSTS)) {
+            if (!host.matches("(?i)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*")) {
+                throw new ConfigurationException(Setting.DEV_CALLBACK_HOSTS.key() + " must list host names (letters, digits, hyphens, dots), got '" + host + "'");
+            }
+        }
     }
 
     /** Environment variables that look like settings but are none: a typo must not pass silently. */

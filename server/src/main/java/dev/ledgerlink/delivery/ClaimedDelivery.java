@@ -6,7 +6,8 @@ import java.time.Instant;
 /**
  * A delivery a worker holds the lease of, with what sending it needs from its callback and event;
  * {@code callbackState} is the callback's state as the row was leased; {@code rateLimit} the
- * callback's own pace (null: the setting delivery.rate-limit), which {@link DeliveryPace} keeps.
+ * callback's own pace (null: the setting delivery.rate-limit), which {@link DeliveryPace} keeps;
+ * {@code test} is null but for a test delivery of development mode.
  */
 public record ClaimedDelivery(
         long id,
@@ -24,15 +25,22 @@ public record ClaimedDelivery(
         long callbackUserId,
         State callbackState,
         Instant failingSince,
-        Integer rateLimit) {
+        Integer rateLimit,
+        TestSend test) {
 
-    /** A delivery to a callback without a pace of its own. */
+    /** A delivery of a real event or a verification request to a callback without a pace of its own: no test options. */
     public ClaimedDelivery(long id, long callbackId, DeliveryKind kind, int attempts, Long eventId, String eventName, long objectId,
                            String eventAccountId, long eventUserId, String uri, String verifierSealed, String callbackAccountId,
                            long callbackUserId, State callbackState, Instant failingSince) {
-        this(id, callbackId, kind, attempts, eventId, eventName, objectId, eventAccountId, eventUserId, uri, verifierSealed, callbackAccountId,
-                callbackUserId, callbackState, failingSince, null);
+        this(id, callbackId, kind, attempts, eventId, eventName, objectId, eventAccountId, eventUserId, uri, verifierSealed,
+                callbackAccountId, callbackUserId, callbackState, failingSince, null, null);
     }
+
+    /**
+     * A test delivery's options ({@link TestDelivery}) and, when the deliveries of its call go in an
+     * order, its sequence and place in it (0 first; null sequence: no order).
+     */
+    public record TestSend(TestDelivery options, String sequence, int position) {}
 
     boolean isVerification() {
         return kind == DeliveryKind.VERIFICATION;

@@ -307,8 +307,9 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         ClaimedDelivery d = f.delivery;
         try {
             f.request = WebhookRequest.build(d, code, f.at.getEpochSecond(), userAgent);
-            AttemptOutcome outcome = sender.send(d.uri(), f.request);
+            AttemptOutcome outcome = send(d, f.request);
             metrics.attempt.record(Duration.ofMillis(outcome.durationMs()));
+            if (d.test() != null && d.test().sequence() != null) releaseNextInSequence(d);
             if (f.settle()) recorder.record(d, f.token, f.at, f.request, outcome);
         } catch (RuntimeException e) {
             if (f.settle()) recorder.record(d, f.token, f.at, f.request, AttemptOutcome.noResponse(0, "internal error: " + e.getClass().getSimpleName()));
@@ -317,6 +318,29 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
             inFlightPerCallback.get(d.callbackId()).decrementAndGet();
             slots.release();
             if (leftWork && slots.availablePermits() >= perCallbackLimit) wakeups.release();
+        }
+    }
+
+    /**
+     * One attempt's request: sent once, or for a test delivery with copies that many times, one after
+     * the other (TestDelivery); the attempt is the first copy that failed, else the last.
+     */
+    private AttemptOutcome send(ClaimedDelivery d, WebhookRequest request) {
+        int copies = d.test() == null || d.isVerification() ? 1 : d.test().options().copies();
+        AttemptOutcome outcome = sender.send(d.uri(), request);
+        for (int i = 1; i < copies && outcome.error() == null; i++) outcome = sender.send(d.uri(), request);
+        return outcome;
+    }
+
+    /** An ordered test sequence: this delivery's first attempt was answered, so the next one to the same callback may go. */
+    private void releaseNextInSequence(ClaimedDelivery d) {
+        try {
+            int released = jdbi.withHandle(h -> h.createUpdate(DeliveryStore.RELEASE_NEXT_IN_SEQUENCE)
+                    .bind("now", DbTime.now(clock)).bind("sequence", d.test().sequence()).bind("next", d.test().position() + 1)
+                    .bind("callbackId", d.callbackId()).execute());
+            if (released > 0) wake();
+        } catch (RuntimeException e) {
+            LOG.warn("test delivery {}: the next of its sequence is not released ({}); it goes when its hold ends", d.id(), e.toString());
         }
     }
 

@@ -119,6 +119,10 @@ final class DeliverySender implements AutoCloseable {
         HttpRequest.Builder b = HttpRequest.newBuilder().timeout(timeout)
                 .POST(HttpRequest.BodyPublishers.ofString(webhook.body(), StandardCharsets.UTF_8));
         String host = target.getHost();
+        if (scheme.equals("http")) {
+            var refusal = gate.httpRefusalAtSend(host);
+            if (refusal.isPresent()) throw new RefusedTarget("http to " + host + ": " + refusal.get());
+        }
         switch (gate.check(host)) {
             case PublicAddressGate.Exempt exempt -> { }   // development mode: called by name
             case PublicAddressGate.Unresolved unresolved ->

@@ -73,6 +73,24 @@ public final class DeliveryService {
         return new Queued(p.queued(), p.leased().isEmpty() ? () -> {} : () -> engine.send(l, p.leased()));
     }
 
+    /**
+     * Fan-out of a test event of development mode, inside the publisher's transaction: the deliveries
+     * are queued unleased, due after the options' delay, with their options beside them (V37), so a
+     * restart or a retry sends them the same way. In an ordered sequence ({@code place} not null) a
+     * delivery past the first place is held back until the one before it to the same callback has had
+     * an attempt answered (the engine then makes it due), or {@link TestDelivery#HOLD_PER_PLACE} per
+     * place at the latest.
+     */
+    public Queued fanOutTest(Handle h, long eventId, String accountId, String name, String noun, Instant now,
+                             TestDelivery options, TestDelivery.Place place) {
+        Instant due = now.plus(options.delay());
+        if (place != null) due = due.plus(TestDelivery.HOLD_PER_PLACE.multipliedBy(place.position()));
+        int queued = DeliveryStore.fanOut(h, eventId, accountId, name, noun, now, due);
+        if (queued == 0) return Queued.NONE;
+        DeliveryStore.addTestOptions(h, eventId, options, place);
+        return new Queued(queued, this::enqueued);
+    }
+
     /** What a fan-out queued, and what its publisher runs once its transaction has committed (never before). */
     public record Queued(int deliveries, Runnable afterCommit) {
         static final Queued NONE = new Queued(0, () -> {});

@@ -14,7 +14,10 @@ import java.util.Map;
 record WebhookRequest(String body, Map<String, String> headers, String recordedBody) {
     static final String CONTENT_TYPE = "application/x-www-form-urlencoded";
 
-    static WebhookRequest build(ClaimedDelivery d, String code, long timestampSeconds, String userAgent) {
+    static WebhookRequest build(ClaimedDelivery d, String code, long attemptSeconds, String userAgent) {
+        // A test delivery of development mode may be dated back or have its signatures spoiled: TestDelivery's rule.
+        TestDelivery test = d.test() == null || d.isVerification() ? null : d.test().options();
+        long timestampSeconds = test == null ? attemptSeconds : test.timestamp(attemptSeconds);
         FormParams params = d.isVerification()
                 ? FormParams.verification(d.callbackId(), code, d.callbackAccountId(), d.callbackUserId())
                 : FormParams.notification(d.eventName(), d.objectId(), d.eventAccountId(), d.eventUserId());
@@ -30,6 +33,7 @@ record WebhookRequest(String body, Map<String, String> headers, String recordedB
         headers.put(StandardWebhooks.ID, d.messageId());
         headers.put(StandardWebhooks.TIMESTAMP, Long.toString(timestampSeconds));
         headers.put(StandardWebhooks.SIGNATURE, StandardWebhooks.sign(code, d.messageId(), timestampSeconds, body));
+        if (test != null) test.apply(headers);
         return new WebhookRequest(body, headers, recorded);
     }
 }

@@ -11,6 +11,8 @@ import dev.ledgerlink.store.GroupCommit;
 import dev.ledgerlink.store.PlainJdbc;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.jdbi.v3.core.Handle;
@@ -52,21 +54,22 @@ public final class EventPublisher {
     public record Request(String name, String accountId, Long objectId, Long userId, String idempotencyKey) {}
 
     public Event publish(Request r) {
-        new Validation()
-                .check(EventCatalog.isEvent(r.name()), "name", "must be an event of the catalog, noun.verb (for example invoice.create)")
-                .check(r.accountId() != null && !r.accountId().isBlank(), "account_id", "is required")
-                .check(r.objectId() != null && r.objectId() > 0, "object_id", "must be a positive integer")
-                .check(r.userId() != null && r.userId() > 0, "user_id", "must be a positive integer")
-                .check(r.idempotencyKey() == null || (!r.idempotencyKey().isBlank() && r.idempotencyKey().length() <= MAX_IDEMPOTENCY_KEY),
-                        "Idempotency-Key", "must be 1 to " + MAX_IDEMPOTENCY_KEY + " characters")
-                .throwIfInvalid();
+        return publish(r, fanOut);
+    }
+
+    /**
+     * As {@link #publish(Request)}, its deliveries queued by {@code via} instead of the usual fan-out
+     * (development mode's test events queue theirs with their test options).
+     */
+    public Event publish(Request r, FanOut via) {
+        validate(r);
         if (r.idempotencyKey() != null) {
             Optional<Event> earlier = findByIdempotencyKey(r.accountId(), r.idempotencyKey());
             if (earlier.isPresent()) return sameOrConflict(earlier.get(), r);
         }
         Stored stored;
         try {
-            stored = grouped ? commits.inTransaction(h -> store(h, r)) : jdbi.inTransaction(h -> store(h, r));
+            stored = grouped ? commits.inTransaction(h -> store(h, r, via)) : jdbi.inTransaction(h -> store(h, r, via));
         } catch (RuntimeException e) {
             // Two publishes with one key raced: the other committed first, so this one is its retry.
             if (r.idempotencyKey() != null && Constraints.isUniqueViolation(e)) {
@@ -78,13 +81,43 @@ public final class EventPublisher {
         return stored.event();
     }
 
+    /**
+     * Several events in one transaction, in the order given (their ids ascend in it), the i-th queued
+     * by {@code via.get(i)}: all are stored or none. Without Idempotency-Key (a key names one event).
+     */
+    public List<Event> publishAll(List<Request> requests, List<FanOut> via) {
+        if (requests.size() != via.size()) throw new IllegalArgumentException("one fan-out per event");
+        for (Request r : requests) {
+            if (r.idempotencyKey() != null) throw new IllegalArgumentException("an Idempotency-Key names one event");
+            validate(r);
+        }
+        List<Stored> all = jdbi.inTransaction(h -> {
+            List<Stored> out = new ArrayList<>();
+            for (int i = 0; i < requests.size(); i++) out.add(store(h, requests.get(i), via.get(i)));
+            return out;
+        });
+        all.forEach(s -> s.queued().afterCommit().run());
+        return all.stream().map(Stored::event).toList();
+    }
+
+    private static void validate(Request r) {
+        new Validation()
+                .check(EventCatalog.isEvent(r.name()), "name", "must be an event of the catalog, noun.verb (for example invoice.create)")
+                .check(r.accountId() != null && !r.accountId().isBlank(), "account_id", "is required")
+                .check(r.objectId() != null && r.objectId() > 0, "object_id", "must be a positive integer")
+                .check(r.userId() != null && r.userId() > 0, "user_id", "must be a positive integer")
+                .check(r.idempotencyKey() == null || (!r.idempotencyKey().isBlank() && r.idempotencyKey().length() <= MAX_IDEMPOTENCY_KEY),
+                        "Idempotency-Key", "must be 1 to " + MAX_IDEMPOTENCY_KEY + " characters")
+                .throwIfInvalid();
+    }
+
     private static final String INSERT_EVENT = """
             insert into events (account_id, name, object_id, user_id, idempotency_key, created_at)
             select ?, ?, ?, ?, ?, ? from accounts where account_id = ?""";
 
     private record Stored(Event event, FanOut.Queued queued) {}
 
-    private Stored store(Handle h, Request r) {
+    private Stored store(Handle h, Request r, FanOut via) {
         Instant now = DbTime.now(clock);
         // The account's existence is the insert's own condition: one statement, no row for an unknown account.
         // Plain JDBC (store/PlainJdbc): a publish is the hot path of every delivery.
@@ -99,7 +132,7 @@ public final class EventPublisher {
         });
         if (stored.isEmpty()) new Validation().add("account_id", "is not a known account").throwIfInvalid();
         long id = stored.getAsLong();
-        FanOut.Queued queued = fanOut.queue(h, id, r.accountId(), r.name(), EventCatalog.nounOf(r.name()), now);
+        FanOut.Queued queued = via.queue(h, id, r.accountId(), r.name(), EventCatalog.nounOf(r.name()), now);
         return new Stored(new Event(id, r.name(), r.accountId(), r.objectId(), r.userId(), now, queued.deliveries()), queued);
     }
 

@@ -2,7 +2,9 @@ package dev.ledgerlink.net;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Whether a webhook may be sent to a host: the one gate, asked when a callback URI is registered
@@ -42,26 +44,48 @@ public final class PublicAddressGate {
     public record NotPublic(String host, InetAddress address, String block) implements Verdict {}
 
     private final boolean development;
+    private final Set<String> devHosts;
     private final Resolver resolver;
 
-    private PublicAddressGate(boolean development, Resolver resolver) {
+    private PublicAddressGate(boolean development, Set<String> devHosts, Resolver resolver) {
         this.development = development;
+        this.devHosts = development ? devHosts.stream().map(h -> h.toLowerCase(Locale.ROOT)).collect(java.util.stream.Collectors.toUnmodifiableSet())
+                : Set.of();
         this.resolver = resolver;
     }
 
     /** The gate of a process in development mode ({@code development} true) or not, resolving with {@code resolver}. */
     public static PublicAddressGate of(boolean development, Resolver resolver) {
-        return new PublicAddressGate(development, resolver);
+        return new PublicAddressGate(development, Set.of(), resolver);
+    }
+
+    /**
+     * As {@link #of(boolean, Resolver)}; in development mode http is also allowed to the hosts named
+     * in {@code devHosts} (dev.callback-hosts: a compose file's service names), which are otherwise
+     * ignored.
+     */
+    public static PublicAddressGate of(boolean development, Set<String> devHosts, Resolver resolver) {
+        return new PublicAddressGate(development, devHosts, resolver);
     }
 
     /**
      * Why plain http to {@code host} is refused, or empty when it is allowed: only in development
-     * mode, only to a loopback host (by name, no lookup).
+     * mode, only to a loopback host (by name, no lookup) or a host of dev.callback-hosts (by name).
      */
     public Optional<String> httpRefusal(String host) {
         if (!development) return Optional.of("must use https");
-        return LoopbackHost.is(host) ? Optional.empty()
-                : Optional.of("must use https (http is allowed only to loopback hosts in development mode)");
+        if (LoopbackHost.is(host) || (host != null && devHosts.contains(host.toLowerCase(Locale.ROOT)))) return Optional.empty();
+        return Optional.of(devHosts.isEmpty() ? "must use https (http is allowed only to loopback hosts in development mode)"
+                : "must use https (http is allowed only to loopback hosts and to " + String.join(", ", new java.util.TreeSet<>(devHosts))
+                        + " (dev.callback-hosts) in development mode)");
+    }
+
+    /**
+     * At send time: development mode applies its http rule again, since dev.callback-hosts may have
+     * changed since the callback was registered; outside it the address check decides ({@link #check}).
+     */
+    public Optional<String> httpRefusalAtSend(String host) {
+        return development ? httpRefusal(host) : Optional.empty();
     }
 
     /** Resolves {@code host} (a name or a literal address, IPv6 bracketed or not) and checks every address it has. */

@@ -64,14 +64,16 @@ final class Routes {
 
         // Development mode only: test events with the application's own token (docs/sandbox.md).
         if (devMode) {
-            var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts()), bearer);
+            var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts(), s.deliveries()), bearer);
             r.post("/events/account/{account_id}/events/test", testEvents::send);
-            // The sandbox's controls (operator key): fault rules and the request journal.
+            // The sandbox's controls (operator key): fault rules, the request journal, reset.
             var sandbox = new SandboxHandlers(s.faults(), s.journal(), operator);
             r.post("/sandbox/v1/faults", sandbox::addFault);
             r.get("/sandbox/v1/faults", sandbox::listFaults);
             r.delete("/sandbox/v1/faults", sandbox::clearFaults);
             r.get("/sandbox/v1/requests", sandbox::requests);
+            var reset = new SandboxResetHandler(s.sandboxReset(), operator);
+            r.post("/sandbox/v1/reset", reset::reset);
         }
 
         // The admin API (operator key): accounts, users, memberships, applications, callbacks, deliveries, grants.

@@ -77,4 +77,19 @@ class CallbackUriRuleTest {
         assertEquals(2048, exact.length());
         assertNull(production.refusal(exact));
     }
+
+    @Test
+    void devCallbackHostsAllowHttpToThoseNamesOnlyAndOnlyInDevelopmentMode() {
+        var compose = new CallbackUriRule(PublicAddressGate.of(true, java.util.Set.of("app", "receiver"), TABLE));
+        assertNull(compose.refusal("http://app:3000/webhooks"));
+        assertNull(compose.refusal("http://RECEIVER/hooks"), "host names are not case-sensitive");
+        assertNull(compose.refusal("http://127.0.0.1:9000/x"), "loopback still");
+        assertEquals("must use https (http is allowed only to loopback hosts and to app, receiver (dev.callback-hosts) in development mode)",
+                compose.refusal("http://hooks.example.com/x"));
+        assertEquals("must use https (http is allowed only to loopback hosts and to app, receiver (dev.callback-hosts) in development mode)",
+                compose.refusal("http://app.example.com/x"), "the name itself, not a domain under it");
+        var productionWithTheSetting = new CallbackUriRule(PublicAddressGate.of(false, java.util.Set.of("app"), TABLE));
+        assertEquals("must use https", productionWithTheSetting.refusal("http://app:3000/webhooks"), "ignored outside development mode");
+        assertEquals("must not point at a private, loopback or link-local address", productionWithTheSetting.refusal("https://internal.example.com/x"));
+    }
 }

@@ -1,6 +1,8 @@
 package dev.ledgerlink.delivery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
@@ -90,5 +92,23 @@ class DeliverySenderTest {
             }
         }
         return n;
+    }
+
+    /** dev.callback-hosts is asked again at send time: a host it no longer lists is refused without a connection. */
+    @Test
+    void httpToAHostOutsideDevCallbackHostsIsRefusedAtSendTime() {
+        WebhookRequest request = new WebhookRequest("name=invoice.create", Map.of("Content-Type", "application/x-www-form-urlencoded"),
+                "name=invoice.create");
+        try (DeliverySender without = new DeliverySender(Duration.ofSeconds(5), PublicAddressGate.of(true, PublicAddressGate.SYSTEM), Clock.systemUTC());
+             DeliverySender with = new DeliverySender(Duration.ofSeconds(5), PublicAddressGate.of(true, java.util.Set.of("app"), PublicAddressGate.SYSTEM),
+                     Clock.systemUTC())) {
+            AttemptOutcome refused = without.send("http://app:9/hook", request);
+            assertEquals("refused: http to app: must use https (http is allowed only to loopback hosts in development mode)", refused.error());
+            AttemptOutcome tried = with.send("http://app.invalid:9/hook", request);
+            assertTrue(tried.error().startsWith("refused: http to app.invalid"), tried.error());
+            AttemptOutcome byName = with.send("http://app:9/hook", request);
+            assertNull(byName.status());
+            assertFalse(byName.error().startsWith("refused"), "called by its name: " + byName.error());
+        }
     }
 }

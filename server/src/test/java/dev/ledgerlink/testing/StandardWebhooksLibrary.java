@@ -41,11 +41,16 @@ public final class StandardWebhooksLibrary {
         }
     }
 
-    private static synchronized Path install() {
-        Path script = DIR.resolve("verify.mjs");
+    private static Path install() {
+        return install("verify.mjs");
+    }
+
+    /** The library installed, and {@code script} (a resource of standardwebhooks/) copied beside it: its path, for node. */
+    public static synchronized Path install(String name) {
+        Path script = DIR.resolve(name);
         try {
             Files.createDirectories(DIR);
-            try (InputStream in = StandardWebhooksLibrary.class.getResourceAsStream("/standardwebhooks/verify.mjs")) {
+            try (InputStream in = StandardWebhooksLibrary.class.getResourceAsStream("/standardwebhooks/" + name)) {
                 Files.write(script, in.readAllBytes());
             }
             if (!Files.isDirectory(DIR.resolve("node_modules/standardwebhooks"))) {

@@ -110,8 +110,9 @@ class HostileInputTest {
 
         assertEquals(200, server.http.get("/healthz").status());
         assertEquals(200, server.http.get("/readyz").status());
-        // A fresh pair: the generated requests replay the fixture's refresh token, which (rightly) revokes its grant.
-        assertEquals(200, server.http.get("/auth/api/v1/users/me", "Authorization", "Bearer " + fixture.issue().accessToken()).status(),
+        // A fresh user and pair: the generated requests replay the fixture's refresh token, which (rightly) revokes its
+        // grant, and may have reset the sandbox (POST /sandbox/v1/reset with the operator key), which removes the fixture.
+        assertEquals(200, server.http.get("/auth/api/v1/users/me", "Authorization", "Bearer " + Fixtures.create(server).issue().accessToken()).status(),
                 "the API still serves a valid token");
     }
 
@@ -137,6 +138,47 @@ class HostileInputTest {
             if (expected[i] > 0) assertEquals(expected[i], a.status(), a.body());
             assertTrue(a.contentType().startsWith("application/json"), a.contentType());
         }
+    }
+
+    /**
+     * Development mode's routes (the route table gives them to the generated probes too): the test
+     * event's delivery options and events list, and the sandbox's reset, with hostile values. Every
+     * answer is the documented JSON error or a success, never a 5xx; a reset in the middle of the
+     * probes leaves the server serving.
+     */
+    @Test
+    void theSandboxRoutesRefuseHostileOptionsInTheDocumentedShape() throws IOException {
+        Fixtures own = Fixtures.create(server);   // the generated probes may have revoked the class's tokens, or reset the sandbox
+        String path = "/events/account/" + own.account().accountId() + "/events/test";
+        String token = own.issue().accessToken();
+        String[] bodies = {
+                "{\"name\": \"invoice.create\", \"delivery\": {\"copies\": 1e309}}",
+                "{\"name\": \"invoice.create\", \"delivery\": {\"copies\": 99999999999999999999}}",
+                "{\"name\": \"invoice.create\", \"delivery\": {\"delay\": \"P9999999999999D\"}}",
+                "{\"name\": \"invoice.create\", \"delivery\": {\"delay\": \"PT-1S\"}}",
+                "{\"name\": \"invoice.create\", \"delivery\": {\"signature\": \"\\u0000\"}}",
+                "{\"name\": \"invoice.create\", \"delivery\": {\"order\": [\"reversed\"]}}",
+                "{\"name\": \"invoice.create\", \"delivery\": {\"\\u202e\": 1}}",
+                "{\"events\": [null, 1, \"x\"]}",
+                "{\"events\": [" + "{\"name\": \"invoice.create\"},".repeat(40) + "{\"name\": \"invoice.create\"}]}",
+                "{\"events\": [{\"name\": \"invoice.create\", \"user_id\": \"' OR 1=1 --\"}]}",
+                "{\"events\": [{\"name\": \"invoice.create\", \"extra\": {}}]}"};
+        for (String body : bodies) {
+            byte[] b = body.getBytes(StandardCharsets.UTF_8);
+            String raw = "POST " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer " + token
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + b.length + "\r\n\r\n" + body;
+            Answer a = send(raw.getBytes(StandardCharsets.UTF_8));
+            assertEquals(null, check(new Generated(raw.getBytes(StandardCharsets.UTF_8), "POST", path), a), body);
+            assertEquals(422, a.status(), body + " -> " + a.body());
+        }
+        for (String body : new String[] {"", "{", "[]", "\u0000", "{\"seed\": \"../../etc/passwd\"}"}) {
+            String raw = "POST /sandbox/v1/reset HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer " + OPERATOR_KEY
+                    + "\r\nContent-Type: application/json; charset=bogus\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
+            Answer a = send(raw.getBytes(StandardCharsets.UTF_8));
+            assertEquals(null, check(new Generated(raw.getBytes(StandardCharsets.UTF_8), "POST", "/sandbox/v1/reset"), a), body);
+            assertTrue(a.status() == 200 || (a.status() >= 400 && a.status() < 500), a.status() + " " + a.body());
+        }
+        assertEquals(200, server.http.get("/readyz").status());
     }
 
     /**

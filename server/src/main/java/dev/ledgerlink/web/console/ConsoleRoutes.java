@@ -45,7 +45,9 @@ public final class ConsoleRoutes {
         r.get("/console/callbacks/{id}/deliveries", ConsolePage.of(callbacks::deliveries));
         r.post("/console/deliveries/{id}/redeliver", ConsolePage.of(callbacks::redeliver));
 
-        var testEvent = new TestEventPage(session, s.events(), s.accounts());
+        // Development mode: the form's test-delivery options, through the same TestEvents as the API's test-event route.
+        var testEvent = new TestEventPage(session, s.events(), s.accounts(), s.settings().flag(dev.ledgerlink.config.Setting.DEV)
+                ? new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts(), s.deliveries()) : null);
         r.get("/console/test-event", ConsolePage.of(testEvent::show));
         r.post("/console/test-event", ConsolePage.of(testEvent::publish));
 

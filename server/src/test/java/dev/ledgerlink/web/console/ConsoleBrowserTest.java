@@ -44,6 +44,58 @@ class ConsoleBrowserTest {
     @TempDir
     Path profile;
 
+    /**
+     * Development mode's test-delivery options on the form: a tampered delivery sent three times
+     * reaches the receiver as three copies with one message id and a wrong signature, and its
+     * deliveries page marks it as a test. The form with its options passes the accessibility check.
+     */
+    @Test
+    void theTestEventFormSendsTestDeliveries() throws Exception {
+        try (TestServer server = TestServer.start(s -> s.set(Setting.OPERATOR_KEY, OPERATOR_KEY));
+             Receiver receiver = new Receiver()) {
+            Fixtures f = Fixtures.create(server);
+            Fixtures.Verified cb = f.verified("invoice", receiver);
+            receiver.clear();
+            ChromeDriver browser = Chromium.start(profile, 1280, 1000);
+            try {
+                browser.get(server.baseUrl() + "/console/sign-in");
+                browser.findElement(By.id("email")).sendKeys(f.user().email());
+                browser.findElement(By.id("password")).sendKeys(f.password());
+                browser.findElement(By.id("sign-in")).click();
+                browser.findElement(By.xpath("//h1[text()='Applications']"));
+                browser.findElement(By.linkText("Send a test event")).click();
+                browser.findElement(By.cssSelector("#event-name option[value='invoice.create']")).click();
+                browser.findElement(By.id("event-object")).clear();
+                browser.findElement(By.id("event-object")).sendKeys("5151");
+                browser.findElement(By.cssSelector("#delivery-signature option[value='tampered']")).click();
+                browser.findElement(By.id("delivery-copies")).clear();
+                browser.findElement(By.id("delivery-copies")).sendKeys("3");
+                page(browser, "test-event-options");
+                browser.findElement(By.id("send-event")).click();
+                browser.findElement(By.xpath("//h1[text()='Delivery activity']"));
+
+                List<Receiver.Request> got = receiver.await(3, r -> "5151".equals(FormParams.parse(r.body()).get("object_id")));
+                assertEquals(1, got.stream().map(r -> r.header("webhook-id")).distinct().count(), "three copies, one message id");
+                for (Receiver.Request r : got) {
+                    assertFalse(dev.ledgerlink.signature.ServiceSignature.verify(cb.code(), r.body(), r.signature()), "tampered");
+                }
+                browser.get(server.baseUrl() + "/console/callbacks/" + cb.id() + "/deliveries");
+                browser.findElement(By.cssSelector(".test-delivery"));
+                assertTrue(text(browser).contains("test · tampered · ×3"), text(browser));
+                page(browser, "deliveries-test");
+
+                // a bad option is shown again with its problem, in the form
+                browser.get(server.baseUrl() + "/console/test-event");
+                browser.findElement(By.id("delivery-delay")).clear();
+                browser.findElement(By.id("delivery-delay")).sendKeys("soon");
+                browser.findElement(By.id("send-event")).click();
+                assertTrue(browser.findElement(By.cssSelector("p.alert[role='alert']")).getText().contains("delay"), text(browser));
+            } finally {
+                browser.quit();
+            }
+        }
+    }
+
     @Test
     void aUserSeesTheirApplicationsGrantsCallbacksAndDeliveriesAndAnOperatorSeesEverything() throws Exception {
         try (TestServer server = TestServer.start(s -> s.set(Setting.OPERATOR_KEY, OPERATOR_KEY));
