@@ -72,6 +72,9 @@ class SandboxCommandTest {
         assertEquals(400, refused.status());
         assertEquals(200, OAuthFlows.refresh(server, f, refreshToken).status(), "the refused refresh used nothing");
 
+        // The server writes its journal in batches (every 200 ms): the CLI, another process, sees the last call once written.
+        Eventually.await("the server's journal holds the last token call", () ->
+                json("sandbox", "requests", "--app", f.app().clientId()).get("requests").get(0).get("status").asInt() == 200);
         JsonNode entries = json("sandbox", "requests", "--app", f.app().clientId()).get("requests");
         assertEquals(200, entries.get(0).get("status").asInt(), "newest first");
         assertEquals("invalid_grant", entries.get(1).get("error").asText());
