@@ -71,6 +71,10 @@ class SandboxClockTest {
         f.publish("invoice.create", 7);
         receiver.await(1);   // the first attempt failed: its retry is due in an hour
         receiver.answer(r -> Receiver.Answer.of(200));
+        // The failure is recorded in a batch after the answer: its retry's due time is set from the clock then,
+        // so the clock is moved only once it is recorded (moved before, the retry would be an hour after the move).
+        Eventually.await("the failed attempt is recorded", () -> server.services().deliveryReads().history(null, id, 1, 10)
+                .deliveries().getFirst().attemptCount() == 1);
 
         assertEquals(200, move("{\"advance\": \"PT1H5M\"}").status());
         receiver.await(2);   // Receiver waits up to 60 s: the hour could not have passed
