@@ -76,7 +76,7 @@ class SandboxClockTest {
         Eventually.await("the failed attempt is recorded", () -> server.services().deliveryReads().history(null, id, 1, 10)
                 .deliveries().getFirst().attemptCount() == 1);
 
-        assertEquals(200, move("{\"advance\": \"PT1H5M\"}").status());
+        assertEquals(200, move("{\"advance\": \"PT1H10M\"}").status());   // past the retry: an hour plus up to 10% jitter (retry/Jitter)
         receiver.await(2);   // Receiver waits up to 60 s: the hour could not have passed
         Eventually.await("the retry is recorded as delivered", () -> server.services().deliveryReads().history(null, id, 1, 10)
                 .deliveries().getFirst().state() == dev.ledgerlink.delivery.DeliveryState.DELIVERED);
