@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -17,8 +16,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The journal of the applications' calls in development mode (docs/sandbox.md, "Journal"). A request
  * only puts its entry in a queue ({@link #record}); a writer thread stores what queued every
- * {@link #FLUSH_MS} ms in one batch, then keeps the newest {@code keep} entries, so the journal never
- * slows a request or grows without bound. Entries still queued are written before a read of this
+ * {@link #FLUSH_MS} ms in one batch, and once a tenth of {@code keep} more have been written deletes all but
+ * the newest {@code keep}, so the journal never slows a request or grows without bound. (Trimming after
+ * every batch cost a tenth of the token endpoint's rate under load: finding the keep-th newest entry
+ * reads {@code keep} index entries.) Reads never show more than {@code keep}. Entries still queued are written before a read of this
  * process ({@link #newest}) and when the server stops; a process that dies loses at most its last
  * fraction of a second, which a development tool can afford.
  */
@@ -46,6 +47,7 @@ public final class RequestJournal implements AutoCloseable {
     private volatile Thread writer;
     private volatile boolean open = true;
     private long dropped;   // guarded by writing
+    private long writtenSinceTrim;   // guarded by writing
 
     public RequestJournal(Jdbi jdbi, ApplicationService applications, int keep) {
         this.jdbi = jdbi;
@@ -72,7 +74,7 @@ public final class RequestJournal implements AutoCloseable {
     /** The newest entries, of one client when {@code clientId} is given, newest first (what this process queued included). */
     public List<JournalEntry> newest(String clientId, int limit) {
         flush();
-        int n = Math.max(1, Math.min(limit, MAX_LIMIT));
+        int n = Math.max(1, Math.min(Math.min(limit, MAX_LIMIT), keep));
         return jdbi.withExtension(JournalStore.class, s -> clientId == null || clientId.isBlank() ? s.newest(n) : s.newestOf(clientId, n));
     }
 
@@ -111,12 +113,13 @@ public final class RequestJournal implements AutoCloseable {
             description.add(cut(c.errorDescription(), 1000));
             duration.add(c.durationMs());
         }
+        boolean trim = writtenSinceTrim + size >= Math.max(1, keep / 10);
         jdbi.useTransaction(h -> {
             JournalStore store = h.attach(JournalStore.class);
             store.insert(at, client, method, path, status, error, description, duration);
-            Optional<Long> oldestKept = store.idAt(keep - 1);
-            oldestKept.ifPresent(store::deleteBefore);
+            if (trim) store.idAt(keep - 1).ifPresent(store::deleteBefore);
         });
+        writtenSinceTrim = trim ? 0 : writtenSinceTrim + size;
     }
 
     private String clientIdOf(Long applicationId) {

@@ -170,4 +170,22 @@ class RequestJournalTest {
             assertEquals("/auth/oauth/token", kept.getFirst().path(), "the newest is kept");
         }
     }
+
+    @Test
+    void theTableIsTrimmedOnceATenthOfItsSizeMoreHasBeenWritten() {
+        int keep = 20;
+        try (TestServer small = TestServer.start(b -> b.set(Setting.SANDBOX_JOURNAL_SIZE, Integer.toString(keep)))) {
+            Fixtures g = Fixtures.create(small);
+            String token = g.issue().accessToken();
+            for (int round = 0; round < 6; round++) {
+                for (int i = 0; i < 9; i++) small.http.get("/auth/api/v1/users/me", g.bearer(token));
+                small.services().journal().flush();
+                long stored = small.services().database().jdbi().withHandle(h ->
+                        h.createQuery("select count(*) from sandbox_requests").mapTo(Long.class).one());
+                // 54 calls in all, trimmed back to 20 whenever 2 (a tenth of 20) more have been written since the last trim
+                assertTrue(stored <= keep + keep / 10 + 9, "round " + round + ": " + stored + " stored");
+                assertEquals(Math.min(keep, 9 * (round + 1)), small.services().journal().newest(null, 100).size(), "a read never shows more than the size");
+            }
+        }
+    }
 }

@@ -53,7 +53,9 @@ public final class PeerScenario implements Scenario {
         for (BenchDatabase.Kind kind : c.databases()) {
             try (BenchRun.Stage stage = run.stage(kind)) {
                 TokenEndpointScenario.Prepared prepared = TokenEndpointScenario.prepareChains(stage, chains);
-                ServerProcess server = stage.start();
+                // As in production: development mode journals every call an application makes (docs/sandbox.md),
+                // which is not what a deployment runs; the applications' loopback redirect URI was registered above.
+                ServerProcess server = stage.start(false);
                 RefreshChains loop = prepared.chains(server);
                 Map<Integer, Double> rates = new LinkedHashMap<>();
                 for (int conc : c.tokenConcurrency()) {

@@ -76,7 +76,9 @@ public final class TokenEndpointScenario implements Scenario {
         String email = prepared.email();
         String password = prepared.password();
         List<TokenCalls.Client> clients = prepared.clients();
-        ServerProcess server = stage.start();
+        // As in production: development mode journals every call an application makes (docs/sandbox.md),
+        // which is not what a deployment runs; the applications' loopback redirect URI was registered above.
+        ServerProcess server = stage.start(false);
         long pid = server.pid();
 
         Map<Integer, Double> healthzRate = new java.util.HashMap<>();
