@@ -63,7 +63,7 @@ public enum Setting {
     TRUSTED_PROXIES("http.trusted-proxies", "", "Comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed: the client address (login throttling) is then the last address in it that is not a trusted proxy. Empty: the peer address, X-Forwarded-For ignored."),
     TRACING_OTLP_ENDPOINT("tracing.otlp-endpoint", "", "OpenTelemetry traces are sent to this OTLP/HTTP collector (protobuf, POST <endpoint>/v1/traces; for example http://127.0.0.1:4318): spans of HTTP requests, token grants, publishes and webhook attempts, resource service.name=ledgerlink (docs/operations.md, \"How to trace a delivery\"). Empty: no traces are recorded or sent; webhooks still carry a W3C traceparent."),
     TRACING_EXPORT_INTERVAL("tracing.export-interval", "PT5S", "With tracing.otlp-endpoint: finished spans are sent in a batch at least this often (sooner when 512 are waiting)."),
-    SANDBOX_JOURNAL_SIZE("sandbox.journal-size", "10000", "Development mode: how many of the applications' newest calls the request journal keeps (docs/sandbox.md, \"Journal\"); older ones are deleted as new ones are written."),
+    SANDBOX_JOURNAL_SIZE("sandbox.journal-size", "10000", "Development mode: how many of the applications' newest calls the request journal keeps (docs/sandbox.md, \"Journal\"); older ones are deleted each time a tenth of that more has been written."),
     CONSOLE_ENABLED("console.enabled", "false", "Serve the developer console at /console outside development mode (operators sign in with events.operator-key); development mode always serves it.");
 
     private final String key;
