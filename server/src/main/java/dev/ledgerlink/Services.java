@@ -153,8 +153,6 @@ public record Services(
                     new Readiness());
             // Development mode's journal of the applications' calls: a server writes it, the CLI only reads it.
             if (runEngine && devMode) journal.start();
-            // A development server marks its database as a sandbox's: only such a database may be reset (sandbox.SandboxReset).
-            if (devMode && runEngine) services.sandboxReset().markDevelopmentMode();
             engine.ifPresent(DeliveryEngine::start);
             return services;
         } catch (RuntimeException e) {

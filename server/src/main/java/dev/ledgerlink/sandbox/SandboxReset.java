@@ -49,11 +49,6 @@ public final class SandboxReset {
         this.callbacks = callbacks;
     }
 
-    /** Called by every process that opens the database in development mode: only such a database may be reset. */
-    public void markDevelopmentMode() {
-        store.markDevelopmentMode();
-    }
-
     /** Keeps a seed file just applied, so that a reset applies it again. */
     public void keep(Path file) {
         String text;
@@ -81,9 +76,9 @@ public final class SandboxReset {
     }
 
     private Result resetNow() {
-        if (!store.usedInDevelopmentMode()) {
-            throw ServiceException.of(ServiceException.Kind.CONFLICT, "This database has never been used in development mode: a reset would "
-                    + "empty it. Reset only a sandbox's database (serve --dev).");
+        if (!store.lastServerInDevelopmentMode()) {
+            throw ServiceException.of(ServiceException.Kind.CONFLICT, "The last server over this database did not run in development mode: "
+                    + "a reset would empty it. Reset only a sandbox's database (serve --dev).");
         }
         List<SandboxStore.KeptSeed> seeds = store.keptSeeds();
         List<SeedFile> parsed = seeds.stream().map(s -> SeedFile.parse(s.content(), s.json(), s.source())).toList();

@@ -22,7 +22,7 @@ final class SandboxStore {
 
     /** Left alone by a reset: not data of the sandbox's own. */
     static final List<String> KEPT = List.of("flyway_schema_history", "oauth_token_keys", "maintenance_leases", "sandbox_seed",
-            "sandbox_mode", "sandbox_fault_version", "sandbox_state");
+            "sandbox_fault_version", "sandbox_state");
 
     /** A seed file as kept. */
     record KeptSeed(String source, boolean json, String content) {}
@@ -46,15 +46,12 @@ final class SandboxStore {
         });
     }
 
-    /** Marks the database as a sandbox's (once; later calls change nothing). */
-    void markDevelopmentMode() {
-        jdbi.useHandle(h -> h.createUpdate("""
-                insert into sandbox_mode (id, since) select 1, :now where not exists (select 1 from sandbox_mode)""")
-                .bind("now", DbTime.now(clock)).execute());
-    }
-
-    boolean usedInDevelopmentMode() {
-        return jdbi.withHandle(h -> h.createQuery("select count(*) from sandbox_mode").mapTo(Integer.class).one() > 0);
+    /**
+     * Whether the last server that started over this database ran in development mode (the mark every
+     * server sets or clears at start: store.ServiceClock).
+     */
+    boolean lastServerInDevelopmentMode() {
+        return jdbi.withHandle(h -> h.createQuery("select development from sandbox_state where id = 1").mapTo(Boolean.class).one());
     }
 
     /** Keeps a seed file after those kept before; one of the same source is replaced (it goes last). */

@@ -7,14 +7,11 @@ import dev.ledgerlink.testing.ChildJvm;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -111,8 +108,8 @@ class ServeProcessTest {
         }
         String base = "http://127.0.0.1:" + port;
         Process p = start(db, "--port", Integer.toString(port), "--seed", seed.toString());
-        BlockingQueue<String> stderr = drain(p.getErrorStream());
-        drain(p.getInputStream());
+        BlockingQueue<String> stderr = ChildJvm.lines(p.getErrorStream());
+        ChildJvm.lines(p.getInputStream());
         TestHttp http = new TestHttp(base);
         try {
             // generous: a cold JVM start on a loaded 2-core machine (a hang, not a timing check)
@@ -158,8 +155,8 @@ class ServeProcessTest {
         List<String> args = new ArrayList<>(List.of("--port", "0"));
         args.addAll(List.of(more));
         Process p = start(db, args.toArray(String[]::new));
-        BlockingQueue<String> stderr = drain(p.getErrorStream());
-        BlockingQueue<String> stdout = drain(p.getInputStream());
+        BlockingQueue<String> stderr = ChildJvm.lines(p.getErrorStream());
+        BlockingQueue<String> stdout = ChildJvm.lines(p.getInputStream());
         String base = null;
         List<String> seen = new ArrayList<>();
         // generous: a cold JVM start on a loaded 2-core machine (a hang, not a timing check)
@@ -201,19 +198,5 @@ class ServeProcessTest {
             printed = String.join("\n", s.stdout());
         }
         return printed;
-    }
-
-    private static BlockingQueue<String> drain(java.io.InputStream in) {
-        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) lines.add(line);
-            } catch (java.io.IOException ignored) {
-                // the process ended
-            }
-        });
-        t.setDaemon(true);
-        t.start();
-        return lines;
     }
 }

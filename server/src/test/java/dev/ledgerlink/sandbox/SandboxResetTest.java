@@ -15,6 +15,7 @@ import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.ServerCli;
 import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.testing.TestHttp;
+import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -192,6 +193,25 @@ class SandboxResetTest {
             int users = prod.services().database().jdbi().withHandle(h -> h.createQuery("select count(*) from users").mapTo(Integer.class).one());
             assertEquals(1, users, "nothing was removed");
             assertEquals(404, prod.http.postJson("/sandbox/v1/reset", "{}", "Authorization", "Bearer x").status(), "no such route outside development mode");
+        }
+    }
+
+    /** A sandbox's database that a production server has since started over is no sandbox's any more. */
+    @Test
+    void aSandboxDatabaseThatAProductionServerTookOverIsNotReset(@TempDir Path dir) {
+        TestDatabases.TestDb db = TestDatabases.freshShared(dir);   // outlives each server (an H2 file, or a PostgreSQL schema)
+        String key = dev.ledgerlink.secrets.SecretBox.newKeyBase64();
+        try (TestServer sandbox = TestServer.start(db, s -> s.set(Setting.SECRETS_KEY, key))) {
+            assertTrue(sandbox.services().sandboxReset().reset().demo().isPresent(), "a development server's database is reset");
+        }
+        try (TestServer prod = TestServer.start(db, s -> s.set(Setting.SECRETS_KEY, key).set(Setting.DEV, "false"))) {
+            var e = org.junit.jupiter.api.Assertions.assertThrows(ServiceException.class, () -> prod.services().sandboxReset().reset());
+            assertEquals(ServiceException.Kind.CONFLICT, e.kind());
+            int users = prod.services().database().jdbi().withHandle(h -> h.createQuery("select count(*) from users").mapTo(Integer.class).one());
+            assertTrue(users > 0, "the demo data is still there");
+        }
+        try (TestServer again = TestServer.start(db, s -> s.set(Setting.SECRETS_KEY, key))) {
+            assertEquals(0, ServerCli.run(again, "sandbox", "reset").exitCode(), "a development server over it again makes it a sandbox's again");
         }
     }
 

@@ -14,8 +14,6 @@ import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -192,8 +189,8 @@ class ClockSkewTest {
             pb.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");   // elapsed time stays true: only the wall clock is off
             Process p = pb.start();
             started.add(p);
-            BlockingQueue<String> stderr = drain(p.getErrorStream());
-            drain(p.getInputStream());
+            BlockingQueue<String> stderr = ChildJvm.lines(p.getErrorStream());
+            ChildJvm.lines(p.getInputStream());
             return new Node(p, stderr, new TestHttp("http://127.0.0.1:" + port));
         }
 
@@ -216,19 +213,5 @@ class ClockSkewTest {
         String log() {
             return String.join("\n", stderr);
         }
-    }
-
-    private static BlockingQueue<String> drain(java.io.InputStream in) {
-        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) lines.add(line);
-            } catch (java.io.IOException ignored) {
-                // the process ended
-            }
-        });
-        t.setDaemon(true);
-        t.start();
-        return lines;
     }
 }

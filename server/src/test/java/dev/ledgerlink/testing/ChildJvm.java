@@ -1,8 +1,15 @@
 package dev.ledgerlink.testing;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * The command line of a child JVM that a test starts (a `ledgerlink serve` it kills or stops), on
@@ -26,5 +33,23 @@ public final class ChildJvm {
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         return cmd;
+    }
+
+    /**
+     * The lines a child process writes to {@code out} (its stdout or stderr), read by a daemon thread
+     * as they come, so the child never blocks on a full pipe and the test can wait for a line.
+     */
+    public static BlockingQueue<String> lines(InputStream out) {
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(out, StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) lines.add(line);
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return lines;
     }
 }

@@ -8,11 +8,10 @@ import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.LogLines;
 import dev.ledgerlink.testing.Metrics;
 import dev.ledgerlink.testing.ServerSettings;
+import dev.ledgerlink.testing.RawHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -101,16 +100,11 @@ class ConnectionLimitsTest {
     }
 
     private static Socket connect(TestServer server) throws IOException {
-        Socket s = new Socket();
-        s.connect(new InetSocketAddress("127.0.0.1", server.server.port()), BOUND_MS);
-        s.setSoTimeout(BOUND_MS);
-        return s;
+        return RawHttp.connect(server.server.port(), BOUND_MS);
     }
 
     private static void send(Socket s, String text) throws IOException {
-        OutputStream out = s.getOutputStream();
-        out.write(text.getBytes(StandardCharsets.US_ASCII));
-        out.flush();
+        RawHttp.send(s, text);
     }
 
     /** Everything the server sends until it closes the connection (fails if it has not within the bound). */

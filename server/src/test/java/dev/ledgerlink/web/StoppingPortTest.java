@@ -3,10 +3,10 @@ package dev.ledgerlink.web;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.testing.RawHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -73,16 +73,11 @@ class StoppingPortTest {
     }
 
     private static Socket connect(TestServer server) throws IOException {
-        Socket s = new Socket();
-        s.connect(new InetSocketAddress("127.0.0.1", server.server.port()), BOUND_MS);
-        s.setSoTimeout(BOUND_MS);
-        return s;
+        return RawHttp.connect(server.server.port(), BOUND_MS);
     }
 
     private static void send(Socket s, String text) throws IOException {
-        OutputStream out = s.getOutputStream();
-        out.write(text.getBytes(StandardCharsets.US_ASCII));
-        out.flush();
+        RawHttp.send(s, text);
     }
 
     /** A response's head (status line and headers). */
