@@ -74,7 +74,7 @@ class SandboxCommandTest {
 
         // The server writes its journal in batches (every 200 ms): the CLI, another process, sees the last call once written.
         Eventually.await("the server's journal holds the last token call", () ->
-                json("sandbox", "requests", "--app", f.app().clientId()).get("requests").get(0).get("status").asInt() == 200);
+                json("sandbox", "requests", "--app", f.app().clientId()).path("requests").path(0).path("status").asInt() == 200);
         JsonNode entries = json("sandbox", "requests", "--app", f.app().clientId()).get("requests");
         assertEquals(200, entries.get(0).get("status").asInt(), "newest first");
         assertEquals("invalid_grant", entries.get(1).get("error").asText());

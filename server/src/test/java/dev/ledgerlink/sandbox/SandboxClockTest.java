@@ -91,6 +91,9 @@ class SandboxClockTest {
         f.publish("invoice.create", 8);
         receiver.await(1);
         assertFalse(f.callback(id).disabled());
+        // As above: moved before the failure is recorded, the retry would be due an hour after the move.
+        Eventually.await("the failed attempt is recorded", () -> server.services().deliveryReads().history(null, id, 1, 10)
+                .deliveries().getFirst().attemptCount() == 1);
 
         assertEquals(200, move("{\"advance\": \"P5D\"}").status());
         Eventually.await("the callback is disabled by the retry that failed five days after the first failure", () -> f.callback(id).disabled());
