@@ -221,7 +221,7 @@ class OrderedDeliveryTest {
 
         release.countDown();
         await("the two in flight delivered", () -> Deliveries.notifications(server.services(), id).stream()
-                .filter(d -> d.state() == DeliveryState.DELIVERED).count() == 2);
+                .filter(d -> d.state() == DeliveryState.DELIVERED).count() >= 2);   // the next may follow at once: == 2 can be missed between polls
         server.clock.advance(java.time.Duration.ofSeconds(61));   // past the lease the attempts in flight were claimed under
         await("all delivered (after the change: " + afterwards + ")", () -> Deliveries.notifications(server.services(), id).stream()
                 .allMatch(d -> d.state() == DeliveryState.DELIVERED));
