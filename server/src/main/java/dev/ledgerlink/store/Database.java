@@ -55,7 +55,7 @@ public final class Database implements AutoCloseable {
         this.jdbi = Jdbi.create(dataSource).installPlugin(new SqlObjectPlugin());
         TimeMapping.install(jdbi);
         this.groupCommit = new GroupCommit(jdbi);
-        this.housekeeping = JdbcUrls.h2DataFile(dataSource.getJdbcUrl()).isPresent() ? H2Housekeeping.start(dataSource) : null;
+        this.housekeeping = JdbcUrls.h2DataFile(dataSource.getJdbcUrl()).isPresent() ? H2Housekeeping.start(dataSource, diskFull::observe) : null;
     }
 
     /** Opens the pool and brings the schema up to date. */
@@ -63,6 +63,7 @@ public final class Database implements AutoCloseable {
         String jdbcUrl = JdbcUrls.normalize(url);
         Dialect dialect = JdbcUrls.dialect(jdbcUrl);
         String login = userOrDefault(user, dialect);
+        DiskFull diskFull = new DiskFull(describe(jdbcUrl, dialect), metrics, System::nanoTime);
         Runnable release = dialect == Dialect.H2 ? H2CrashRepair.beforeOpen(jdbcUrl, login, password == null ? "" : password) : () -> {};
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
@@ -73,6 +74,7 @@ public final class Database implements AutoCloseable {
         config.setPoolName("ledgerlink");
         config.setConnectionTimeout(DeliverySettings.CONNECTION_WAIT.toMillis());
         config.setInitializationFailTimeout(DeliverySettings.CONNECTION_WAIT.toMillis());
+        // Every failure of a pooled connection passes here: the full disk is noticed wherever it happened.
         // A connection that failed because the database went away is dropped, whatever the driver's
         // SQLSTATE: H2's "database has been closed" (90098, after a full disk closed it) is not one Hikari
         // knows, and a pool under steady load (no connection idle long enough to be checked) handed out
@@ -80,6 +82,7 @@ public final class Database implements AutoCloseable {
         config.setExceptionOverride(new SQLExceptionOverride() {
             @java.lang.Override
             public SQLExceptionOverride.Override adjudicate(SQLException e) {
+                diskFull.observe(e);
                 return DatabaseUnavailable.causedBy(e) ? SQLExceptionOverride.Override.MUST_EVICT : SQLExceptionOverride.Override.CONTINUE_EVICT;
             }
         });
@@ -103,7 +106,7 @@ public final class Database implements AutoCloseable {
             release.run();
             throw e;
         }
-        return new Database(ds, dialect, release, new DiskFull(describe(jdbcUrl, dialect), metrics, System::nanoTime));
+        return new Database(ds, dialect, release, diskFull);
     }
 
     /** Every migration of the schema: the SQL scripts under db/migration and the Java ones (tests stop it at a version). */

@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import org.h2.mvstore.DataUtils;
+import org.h2.mvstore.MVStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +33,8 @@ public final class DiskFull {
     private static final Logger LOG = LoggerFactory.getLogger(DiskFull.class);
     /** PostgreSQL's disk_full; the operating system's messages for ENOSPC and EDQUOT. */
     private static final String DISK_FULL_STATE = "53100";
+    /** H2's DATABASE_IS_CLOSED. */
+    private static final String H2_DATABASE_CLOSED = "90098";
     private static final String[] NO_SPACE = {"no space left on device", "disk quota exceeded", "not enough space on the disk"};
     /** At most one line this often while refusals go on; a refusal after this long without one starts a new episode. */
     static final Duration REMINDER = Duration.ofMinutes(1);
@@ -43,6 +47,13 @@ public final class DiskFull {
     private long lastRefusalAt;     // guarded by lock
     private boolean episode;        // guarded by lock
     private final AtomicLong sinceLastLine = new AtomicLong();
+    /**
+     * The last I/O failure of the database that this process saw, when it was a full disk; null after
+     * another one. H2 closes its store at that failure, and every later use of the store gets "This store
+     * is closed" without the cause: H2 keeps the IOException, but passes it as a message argument
+     * instead of chaining it.
+     */
+    private volatile Throwable closedForWantOfSpace;
 
     /** @param where the database, as the log line names it (the H2 file, or PostgreSQL's address) */
     DiskFull(String where, MeterRegistry metrics, LongSupplier nanoTime) {
@@ -65,9 +76,37 @@ public final class DiskFull {
         return false;
     }
 
+    /**
+     * True when {@code failure} is the full disk of this database: it names the full disk as its cause,
+     * or it is H2's closed store and what closed it was the full disk ({@link #observe}).
+     */
+    public boolean explains(Throwable failure) {
+        return causedBy(failure) || (closedForWantOfSpace != null && Causes.any(failure, DiskFull::h2StoreClosed));
+    }
+
+    /**
+     * Sees every failure of the database (the pool's exception override, H2 housekeeping), wherever
+     * it happened: the write that fails for want of space, and so closes H2's store, may be a background
+     * one (a delivery's record, a chunk rewrite) that no request sees.
+     */
+    void observe(Throwable failure) {
+        if (causedBy(failure)) {
+            closedForWantOfSpace = failure;
+        } else if (Causes.any(failure, t -> t instanceof IOException)) {
+            closedForWantOfSpace = null;   // another I/O failure: a store closed now was not closed by a full disk
+        }
+    }
+
+    /** H2's store closed: MVStore's "This store is closed", or the JDBC driver's "The database has been closed". */
+    private static boolean h2StoreClosed(Throwable t) {
+        return (t instanceof MVStoreException m && m.getErrorCode() == DataUtils.ERROR_CLOSED)
+                || (t instanceof SQLException sql && H2_DATABASE_CLOSED.equals(sql.getSQLState()));
+    }
+
     /** What the database said, its first line: "No space left on device", PostgreSQL's "could not extend file ...". */
-    private static String reason(Throwable failure) {
-        String message = Causes.of(failure).filter(DiskFull::noSpace).findFirst().orElse(failure).getMessage();
+    private String reason(Throwable failure) {
+        Throwable said = causedBy(failure) || closedForWantOfSpace == null ? failure : closedForWantOfSpace;
+        String message = Causes.of(said).filter(DiskFull::noSpace).findFirst().orElse(said).getMessage();
         return message == null ? "no space left" : message.lines().findFirst().orElse("").strip();
     }
 

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
@@ -39,17 +40,20 @@ final class H2Housekeeping implements AutoCloseable {
     static final int WRITE_BUDGET = 8 * 1024 * 1024;
 
     private final DataSource dataSource;
+    /** Told of a failed pass: a chunk rewrite is a write, and may be the one that finds the disk full. */
+    private final Consumer<Throwable> failures;
     private final Thread thread;
     /** Counted down at close; never an interrupt: one in the middle of H2's file I/O closes its file. */
     private final CountDownLatch closing = new CountDownLatch(1);
 
-    private H2Housekeeping(DataSource dataSource) {
+    private H2Housekeeping(DataSource dataSource, Consumer<Throwable> failures) {
         this.dataSource = dataSource;
+        this.failures = failures;
         this.thread = Thread.ofPlatform().daemon().name("h2-housekeeping").start(this::loop);
     }
 
-    static H2Housekeeping start(DataSource dataSource) {
-        return new H2Housekeeping(dataSource);
+    static H2Housekeeping start(DataSource dataSource, Consumer<Throwable> failures) {
+        return new H2Housekeeping(dataSource, failures);
     }
 
     private void loop() {
@@ -61,6 +65,7 @@ final class H2Housekeeping implements AutoCloseable {
                 return;
             } catch (SQLException | RuntimeException e) {
                 // The database away (closed at a full disk, being reopened): the next pass tries again.
+                failures.accept(e);
                 LOG.debug("H2 housekeeping skipped a pass: {}", e.toString());
             }
         }

@@ -7,7 +7,6 @@ import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.json.ErrorBodies;
 import dev.ledgerlink.json.Json;
 import dev.ledgerlink.store.DatabaseUnavailable;
-import dev.ledgerlink.store.DiskFull;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -111,8 +110,8 @@ public final class WebServer {
 
     private static void renderUnexpected(Exception e, Context ctx, Services services) {
         // Before the other database failures: on H2 a full disk closes the database, and what follows
-        // (the database closed, no connection to be had) names the full disk as its cause.
-        if (DiskFull.causedBy(e)) {
+        // (the database closed, no connection to be had) is the full disk too.
+        if (services.database().diskFull().explains(e)) {
             services.database().diskFull().refused(e);   // one line when the disk fills, not one per request
             ctx.attribute(LOGGED, true);
             renderServiceException(ServiceException.unavailable(

@@ -167,6 +167,33 @@ class DiskFullTest {
         assertFalse(DiskFull.causedBy(new java.io.IOException("Connection reset by peer")));
     }
 
+    /**
+     * H2's closed store says nothing of why it closed (the IOException is kept, not chained), and the
+     * write that closed it may have been a background one: the pool's failures tell it apart.
+     */
+    @Test
+    void h2sClosedStoreIsTheFullDiskOnlyWhenAFullDiskClosedIt() {
+        DiskFull diskFull = new DiskFull("H2 file /data/ledgerlink.mv.db", null, System::nanoTime);
+        RuntimeException closed = org.h2.mvstore.DataUtils.newMVStoreException(org.h2.mvstore.DataUtils.ERROR_CLOSED,
+                "This store is closed", new java.util.concurrent.atomic.AtomicReference<>());
+        java.sql.SQLException closedOverJdbc = new java.sql.SQLException("The database has been closed", "90098");
+        assertFalse(diskFull.explains(closed), "a store closed for no known reason (a shutdown) is not a full disk");
+
+        diskFull.observe(new java.sql.SQLException("General error", "HY000",
+                new IllegalStateException("Writing to /data/ledgerlink.mv.db failed", new java.io.IOException("No space left on device"))));
+        assertTrue(diskFull.explains(closed));
+        assertTrue(diskFull.explains(new java.sql.SQLException("wrapped", closedOverJdbc)));
+        assertFalse(diskFull.explains(new java.sql.SQLException("duplicate key", "23505")));
+        try (LogLines log = new LogLines()) {
+            diskFull.refused(closed);
+            assertTrue(messages(log).getFirst().contains("is full (No space left on device)"), "the line names the write that failed: " + messages(log));
+        }
+
+        diskFull.observe(new java.io.IOException("Input/output error"));   // then another I/O failure closed it
+        assertFalse(diskFull.explains(closed));
+        assertFalse(diskFull.explains(closedOverJdbc));
+    }
+
     private static List<String> messages(LogLines log) {
         return log.matching(l -> l.logger().endsWith("DiskFull")).stream().map(LogLines.Line::message).toList();
     }
