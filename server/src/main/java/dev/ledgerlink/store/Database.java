@@ -47,7 +47,7 @@ public final class Database implements AutoCloseable {
     /** Runs after the pool closed: H2CrashRepair stops counting the file as open here. */
     private final Runnable onClose;
 
-    private Database(HikariDataSource dataSource, Dialect dialect, Runnable onClose, DiskFull diskFull) {
+    private Database(HikariDataSource dataSource, Dialect dialect, Runnable onClose, DiskFull diskFull, MeterRegistry metrics) {
         this.dataSource = dataSource;
         this.diskFull = diskFull;
         this.onClose = onClose;
@@ -55,7 +55,7 @@ public final class Database implements AutoCloseable {
         this.jdbi = Jdbi.create(dataSource).installPlugin(new SqlObjectPlugin());
         TimeMapping.install(jdbi);
         this.groupCommit = new GroupCommit(jdbi);
-        this.housekeeping = JdbcUrls.h2DataFile(dataSource.getJdbcUrl()).isPresent() ? H2Housekeeping.start(dataSource, diskFull::observe) : null;
+        this.housekeeping = JdbcUrls.h2DataFile(dataSource.getJdbcUrl()).isPresent() ? H2Housekeeping.start(dataSource, diskFull::observe, metrics) : null;
     }
 
     /** Opens the pool and brings the schema up to date. */
@@ -106,7 +106,7 @@ public final class Database implements AutoCloseable {
             release.run();
             throw e;
         }
-        return new Database(ds, dialect, release, diskFull);
+        return new Database(ds, dialect, release, diskFull, metrics);
     }
 
     /** Every migration of the schema: the SQL scripts under db/migration and the Java ones (tests stop it at a version). */

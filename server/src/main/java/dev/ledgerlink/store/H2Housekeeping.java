@@ -9,6 +9,9 @@ import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.h2.mvstore.FileStore;
 import org.h2.mvstore.MVStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,21 +49,32 @@ final class H2Housekeeping implements AutoCloseable {
     /** Counted down at close; never an interrupt: one in the middle of H2's file I/O closes its file. */
     private final CountDownLatch closing = new CountDownLatch(1);
 
-    private H2Housekeeping(DataSource dataSource, Consumer<Throwable> failures) {
+    /** The last pass's reading, for the gauges. */
+    private volatile Reading last;
+
+    private H2Housekeeping(DataSource dataSource, Consumer<Throwable> failures, MeterRegistry metrics) {
         this.dataSource = dataSource;
         this.failures = failures;
+        if (metrics != null) {
+            Gauge.builder("ledgerlink.h2.file.size", this, h -> h.last == null ? Double.NaN : h.last.fileBytes()).baseUnit("bytes")
+                    .description("Size of the H2 file, as the last housekeeping pass read it").register(metrics);
+            Gauge.builder("ledgerlink.h2.file.fill", this, h -> h.last == null ? Double.NaN : h.last.fileFillPercent())
+                    .description("Percent of the H2 file that chunks occupy (the rest is free space between them)").register(metrics);
+            Gauge.builder("ledgerlink.h2.chunks.fill", this, h -> h.last == null ? Double.NaN : h.last.chunksFillPercent())
+                    .description("Percent of the H2 chunks' data that is live (the rest waits to be rewritten)").register(metrics);
+        }
         this.thread = Thread.ofPlatform().daemon().name("h2-housekeeping").start(this::loop);
     }
 
-    static H2Housekeeping start(DataSource dataSource, Consumer<Throwable> failures) {
-        return new H2Housekeeping(dataSource, failures);
+    static H2Housekeeping start(DataSource dataSource, Consumer<Throwable> failures, MeterRegistry metrics) {
+        return new H2Housekeeping(dataSource, failures, metrics);
     }
 
     private void loop() {
         while (true) {
             try {
                 if (closing.await(EVERY.toMillis(), TimeUnit.MILLISECONDS)) return;
-                pass(dataSource);
+                last = pass(dataSource);
             } catch (InterruptedException e) {
                 return;
             } catch (SQLException | RuntimeException e) {
@@ -71,12 +85,20 @@ final class H2Housekeeping implements AutoCloseable {
         }
     }
 
-    /** One pass: true when chunks were rewritten. */
-    static boolean pass(DataSource dataSource) throws SQLException {
+    /**
+     * What a pass read of the file after its work: its size, the share of it that chunks occupy (the
+     * rest is free space between them), and the share of the chunks' data that is live.
+     */
+    record Reading(boolean rewrote, long fileBytes, int fileFillPercent, int chunksFillPercent) {}
+
+    /** One pass. */
+    static Reading pass(DataSource dataSource) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
-            if (!(c.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal session)) return false;
+            if (!(c.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal session)) return new Reading(false, 0, 100, 100);
             MVStore store = session.getDatabase().getStore().getMvStore();
-            return store.compact(TARGET_FILL_RATE, WRITE_BUDGET);
+            boolean rewrote = store.compact(TARGET_FILL_RATE, WRITE_BUDGET);
+            FileStore<?> file = store.getFileStore();
+            return new Reading(rewrote, file.size(), file.getFillRate(), file.getChunksFillRate());
         }
     }
 

@@ -66,6 +66,7 @@ public final class WebServer {
             config.routes.exception(ServiceException.class, WebServer::renderServiceException);
             config.routes.exception(HttpResponseException.class, (e, ctx) -> renderHttpException(e, ctx, services));
             config.routes.exception(Exception.class, (e, ctx) -> renderUnexpected(e, ctx, services));
+            config.router.javaLangErrorHandler(WebServer::renderJvmError);
             config.routes.error(404, ctx -> {
                 if (ctx.result() == null || ctx.result().isEmpty()) renderServiceException(ServiceException.notFound(), ctx);
             });
@@ -132,6 +133,24 @@ public final class WebServer {
         }
         LOG.error("request failed: {} {}", ctx.method(), ctx.path(), e);
         ctx.status(500).json(ErrorBodies.internal(RequestIds.of(ctx)));
+    }
+
+    /**
+     * A java.lang.Error out of a request (out of memory, a stack overflow, a failed assertion): the
+     * documented 500 body instead of Javalin's text, and the error in the log with its trace, as any
+     * failure the service did not foresee.
+     */
+    private static void renderJvmError(jakarta.servlet.http.HttpServletResponse res, Error error) {
+        String requestId = org.slf4j.MDC.get("request_id");
+        LOG.error("request failed with an error of the JVM", error);
+        if (res.isCommitted()) return;
+        try {
+            res.setStatus(500);
+            res.setContentType("application/json");
+            res.getOutputStream().write(Json.MAPPER.writeValueAsBytes(ErrorBodies.internal(requestId == null ? "-" : requestId)));
+        } catch (java.io.IOException | RuntimeException unwritable) {
+            LOG.debug("the 500 could not be written: {}", unwritable.toString());
+        }
     }
 
     private static String rootMessage(Throwable e) {

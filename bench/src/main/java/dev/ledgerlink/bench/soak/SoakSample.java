@@ -23,10 +23,11 @@ import java.util.stream.Stream;
  * One reading of the server under the soak: resident memory, heap after a full collection (the soak
  * asks the server's JVM for one with jcmd GC.run, then reads jvm_memory_used_bytes), threads and open
  * files (from /proc), the pool's connections (hikaricp_connections, of them active), and the rows of
- * the tables that grow with use, with the database's size on disk.
+ * the tables that grow with use, with the database's size on disk; on H2 also how much of its file the
+ * chunks occupy and how much of the chunks is live (ledgerlink_h2_file_fill, ledgerlink_h2_chunks_fill).
  */
 public record SoakSample(double minute, double rssMib, double heapAfterGcMib, long threads, long openFiles, long poolConnections,
-                         long poolActive, Map<String, Long> rows, double databaseMib) {
+                         long poolActive, Map<String, Long> rows, double databaseMib, double h2FileFill, double h2ChunksFill) {
     /** The tables the soak's load writes (deliveries split by state: pending ones are never removed). */
     static final List<String> TABLES = List.of("events", "deliveries_pending", "deliveries_finished", "delivery_attempts",
             "oauth_refresh_tokens", "oauth_access_tokens", "oauth_authorization_codes", "oauth_grants", "oauth_login_sessions",
@@ -34,14 +35,16 @@ public record SoakSample(double minute, double rssMib, double heapAfterGcMib, lo
 
     /** The columns of {@link #csvLine}. */
     static String csvHeader() {
-        return "minute,rss_mib,heap_after_gc_mib,threads,open_files,pool_connections,pool_active," + String.join(",", TABLES) + ",database_mib";
+        return "minute,rss_mib,heap_after_gc_mib,threads,open_files,pool_connections,pool_active," + String.join(",", TABLES) + ",database_mib,h2_file_fill_pct,h2_chunks_fill_pct";
     }
 
     String csvLine() {
         StringBuilder s = new StringBuilder(String.format("%.1f,%.1f,%.1f,%d,%d,%d,%d", minute, rssMib, heapAfterGcMib, threads, openFiles,
                 poolConnections, poolActive));
         for (String t : TABLES) s.append(',').append(rows.getOrDefault(t, -1L));
-        return s.append(String.format(",%.1f", databaseMib)).toString();
+        s.append(String.format(",%.1f", databaseMib));
+        for (double pct : new double[] {h2FileFill, h2ChunksFill}) s.append(',').append(Double.isNaN(pct) ? "" : Long.toString(Math.round(pct)));
+        return s.toString();
     }
 
     /** Reads the server now; {@code collect}: a full collection first, so heap is what is live. */
@@ -55,7 +58,7 @@ public record SoakSample(double minute, double rssMib, double heapAfterGcMib, lo
         double heap = sum(metrics, "jvm_memory_used_bytes{area=\"heap\"") / (1024 * 1024);
         return new SoakSample(minute, ProcStats.rssMib(pid), heap, threads(pid), openFiles(pid),
                 (long) sum(metrics, "hikaricp_connections{pool=\"ledgerlink\""), (long) sum(metrics, "hikaricp_connections_active{pool=\"ledgerlink\""),
-                rows(db), databaseMib(db));
+                rows(db), databaseMib(db), gauge(metrics, "ledgerlink_h2_file_fill "), gauge(metrics, "ledgerlink_h2_chunks_fill "));
     }
 
     /** The threads of the process (every platform thread; virtual threads run on a few of them). */
@@ -71,6 +74,12 @@ public record SoakSample(double minute, double rssMib, double heapAfterGcMib, lo
         try (Stream<Path> fds = Files.list(Path.of("/proc/" + pid + "/fd"))) {
             return fds.count();
         }
+    }
+
+    /** A gauge without labels, NaN when the server has none of that name. */
+    static double gauge(String metrics, String nameAndSpace) {
+        return metrics.lines().filter(l -> l.startsWith(nameAndSpace)).mapToDouble(l -> Double.parseDouble(l.substring(nameAndSpace.length()).trim()))
+                .findFirst().orElse(Double.NaN);
     }
 
     /** The sum of a metric's series whose text starts with {@code prefix} (name and first labels). */
