@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.h2.mvstore.FileStore;
 import org.h2.mvstore.MVStore;
+import org.h2.mvstore.RandomAccessStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +42,12 @@ final class H2Housekeeping implements AutoCloseable {
     static final int TARGET_FILL_RATE = 50;
     /** Bytes one pass writes at most: H2's own thread writes up to a quarter of its 19 MiB commit buffer under load. */
     static final int WRITE_BUDGET = 8 * 1024 * 1024;
+    /** Percent of the file that chunks occupy below which chunks are moved into the gaps and the file cut. */
+    static final int FILE_FILL_TO_MOVE = 75;
+    /** Bytes of chunks one pass moves at most. */
+    static final long MOVE_BUDGET = 16L * 1024 * 1024;
+    /** Tries a pass makes for the store's lock. */
+    static final int ATTEMPTS = 50;
 
     private final DataSource dataSource;
     /** Told of a failed pass: a chunk rewrite is a write, and may be the one that finds the disk full. */
@@ -51,6 +58,7 @@ final class H2Housekeeping implements AutoCloseable {
 
     /** The last pass's reading, for the gauges. */
     private volatile Reading last;
+    private final java.util.Map<Outcome, io.micrometer.core.instrument.Counter> passes;
 
     private H2Housekeeping(DataSource dataSource, Consumer<Throwable> failures, MeterRegistry metrics) {
         this.dataSource = dataSource;
@@ -62,6 +70,17 @@ final class H2Housekeeping implements AutoCloseable {
                     .description("Percent of the H2 file that chunks occupy (the rest is free space between them)").register(metrics);
             Gauge.builder("ledgerlink.h2.chunks.fill", this, h -> h.last == null ? Double.NaN : h.last.chunksFillPercent())
                     .description("Percent of the H2 chunks' data that is live (the rest waits to be rewritten)").register(metrics);
+            io.micrometer.core.instrument.FunctionCounter.builder("ledgerlink.h2.file.written", this,
+                            h -> h.last == null ? 0 : h.last.writtenBytes()).baseUnit("bytes")
+                    .description("Bytes H2 wrote to its file since it was opened (commits and chunk rewrites)").register(metrics);
+            passes = new java.util.EnumMap<>(Outcome.class);
+            for (Outcome o : Outcome.values()) {
+                passes.put(o, io.micrometer.core.instrument.Counter.builder("ledgerlink.h2.housekeeping.passes")
+                        .tag("outcome", o.name().toLowerCase(java.util.Locale.ROOT))
+                        .description("H2 housekeeping passes: chunks rewritten, nothing to rewrite, or nothing rewritten though the chunks are below their target").register(metrics));
+            }
+        } else {
+            passes = null;
         }
         this.thread = Thread.ofPlatform().daemon().name("h2-housekeeping").start(this::loop);
     }
@@ -75,6 +94,7 @@ final class H2Housekeeping implements AutoCloseable {
             try {
                 if (closing.await(EVERY.toMillis(), TimeUnit.MILLISECONDS)) return;
                 last = pass(dataSource);
+                if (passes != null) passes.get(last.outcome()).increment();
             } catch (InterruptedException e) {
                 return;
             } catch (SQLException | RuntimeException e) {
@@ -89,16 +109,46 @@ final class H2Housekeeping implements AutoCloseable {
      * What a pass read of the file after its work: its size, the share of it that chunks occupy (the
      * rest is free space between them), and the share of the chunks' data that is live.
      */
-    record Reading(boolean rewrote, long fileBytes, int fileFillPercent, int chunksFillPercent) {}
+    record Reading(Outcome outcome, long fileBytes, int fileFillPercent, int chunksFillPercent, long writtenBytes) {}
+
+    /** Bytes H2 wrote to the file since it was opened (its info.FILE_WRITE_BYTES). */
+    private static long writtenBytes(FileStore<?> file) {
+        long[] bytes = {0};
+        file.populateInfo((key, value) -> {
+            if (key.equals("info.FILE_WRITE_BYTES")) bytes[0] = Long.parseLong(value);
+        });
+        return bytes[0];
+    }
+
+    /**
+     * What a pass did: rewrote chunks; had nothing to rewrite (the chunks' live share above the
+     * target); or rewrote nothing though below it ({@link #ATTEMPTS} tries without the store's lock, or
+     * no chunk old enough to rewrite).
+     */
+    enum Outcome { REWROTE, NOTHING_TO_DO, NOT_REWRITTEN }
 
     /** One pass. */
     static Reading pass(DataSource dataSource) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
-            if (!(c.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal session)) return new Reading(false, 0, 100, 100);
+            if (!(c.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal session)) return new Reading(Outcome.NOTHING_TO_DO, 0, 100, 100, 0);
             MVStore store = session.getDatabase().getStore().getMvStore();
-            boolean rewrote = store.compact(TARGET_FILL_RATE, WRITE_BUDGET);
             FileStore<?> file = store.getFileStore();
-            return new Reading(rewrote, file.size(), file.getFillRate(), file.getChunksFillRate());
+            Outcome outcome = Outcome.NOTHING_TO_DO;
+            // compact() gives up when it cannot have the store's lock within 10 ms, and under steady
+            // commits it mostly cannot: try again, a pass is worth little waits.
+            for (int attempt = 0; attempt < ATTEMPTS && file.getChunksFillRate() < TARGET_FILL_RATE; attempt++) {
+                if (store.compact(TARGET_FILL_RATE, WRITE_BUDGET)) {
+                    outcome = Outcome.REWROTE;
+                    break;
+                }
+                outcome = Outcome.NOT_REWRITTEN;
+            }
+            // Chunks left with no live page are freed only by the next commit, and free space between
+            // chunks is used again by later commits but never given back. This frees them now and,
+            // when a quarter of the file is free (after load falls, or a retention sweep), moves the
+            // last chunks into the gaps and cuts the file's end, as H2's own thread does when idle.
+            if (file instanceof RandomAccessStore moving) moving.compactMoveChunks(FILE_FILL_TO_MOVE, MOVE_BUDGET, store);
+            return new Reading(outcome, file.size(), file.getFillRate(), file.getChunksFillRate(), writtenBytes(file));
         }
     }
 

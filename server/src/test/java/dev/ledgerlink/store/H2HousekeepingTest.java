@@ -37,11 +37,60 @@ class H2HousekeepingTest {
                 + with + " against " + without + " bytes");
     }
 
-    /** The file's size after the churn, with a housekeeping pass every 500 commits or none. */
-    private static long churn(Path base, boolean housekeeping) throws Exception {
+    /**
+     * Space freed inside the file (most rows deleted, as a retention sweep after a busy hour does) is
+     * given back: passes move the last chunks into the gaps and cut the file's end.
+     */
+    @Test
+    void freeSpaceInsideTheFileIsGivenBackByMovingChunksDown() throws Exception {
+        Path base = dir.resolve("shrink");
+        JdbcDataSource ds = dataSource(base);
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.execute("set retention_time 0");
+            st.execute("create table rows (id bigint primary key, payload varchar(300) not null)");
+            try (PreparedStatement insert = c.prepareStatement("insert into rows (id, payload) values (?, ?)")) {
+                for (long id = 0; id < ROWS; id++) {
+                    insert.setLong(1, id);
+                    insert.setString(2, "x".repeat(300));
+                    insert.executeUpdate();
+                }
+            }
+            st.execute("create table late (id bigint primary key, payload varchar(300) not null)");   // written after: at the file's end
+            st.execute("insert into late select id, payload from rows where id < 2000");
+            long full = Files.size(Path.of(base + ".mv.db"));
+            st.execute("delete from rows");
+            long largest = Files.size(Path.of(base + ".mv.db"));   // the delete's own chunks come on top
+            H2Housekeeping.Reading reading = null;
+            for (int pass = 0; pass < 20; pass++) {
+                reading = H2Housekeeping.pass(ds);
+                largest = Math.max(largest, reading.fileBytes());
+                // H2 frees a chunk left empty at the next commit: a server at rest still commits now and then
+                st.executeUpdate("update late set payload = payload where id = 0");
+            }
+            long after = Files.size(Path.of(base + ".mv.db"));
+            System.out.printf("H2HousekeepingTest: %.1f MiB with %d rows, up to %.1f MiB with the delete of all but %d, %.1f MiB after the passes "
+                            + "(file %d%% used by chunks)%n", full / 1048576.0, ROWS + 2000, largest / 1048576.0, 2000, after / 1048576.0,
+                    reading.fileFillPercent());
+            // Without the move the file keeps its largest size (its free space is reused by later commits, never given back).
+            assertTrue(after * 3 < largest, "the file gives back its free space: " + after + " bytes of " + largest);
+            assertTrue(after < full, "smaller than before the delete: " + after + " of " + full + " bytes");
+            try (var rs = st.executeQuery("select count(*) from late")) {
+                rs.next();
+                assertTrue(rs.getLong(1) == 2000, "the rows of the moved chunks are all there");
+            }
+        }
+    }
+
+    private static JdbcDataSource dataSource(Path base) {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL(JdbcUrls.normalize("jdbc:h2:file:" + base + ";AUTO_SERVER=FALSE"));
         ds.setUser("sa");
+        return ds;
+    }
+
+    /** The file's size after the churn, with a housekeeping pass every 500 commits or none. */
+    private static long churn(Path base, boolean housekeeping) throws Exception {
+        JdbcDataSource ds = dataSource(base);
         try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
             // H2 reuses a chunk's space only 45 s after its last live page moved (for readers of old
             // versions): a test of seconds lets it reuse it at once, or neither file could keep its size.

@@ -24,10 +24,11 @@ import java.util.stream.Stream;
  * asks the server's JVM for one with jcmd GC.run, then reads jvm_memory_used_bytes), threads and open
  * files (from /proc), the pool's connections (hikaricp_connections, of them active), and the rows of
  * the tables that grow with use, with the database's size on disk; on H2 also how much of its file the
- * chunks occupy and how much of the chunks is live (ledgerlink_h2_file_fill, ledgerlink_h2_chunks_fill).
+ * chunks occupy and how much of the chunks is live (ledgerlink_h2_file_fill, ledgerlink_h2_chunks_fill), and
+ * how much H2 has written to it since the server started (ledgerlink_h2_file_written_bytes_total).
  */
 public record SoakSample(double minute, double rssMib, double heapAfterGcMib, long threads, long openFiles, long poolConnections,
-                         long poolActive, Map<String, Long> rows, double databaseMib, double h2FileFill, double h2ChunksFill) {
+                         long poolActive, Map<String, Long> rows, double databaseMib, double h2FileFill, double h2ChunksFill, double h2WrittenMib) {
     /** The tables the soak's load writes (deliveries split by state: pending ones are never removed). */
     static final List<String> TABLES = List.of("events", "deliveries_pending", "deliveries_finished", "delivery_attempts",
             "oauth_refresh_tokens", "oauth_access_tokens", "oauth_authorization_codes", "oauth_grants", "oauth_login_sessions",
@@ -35,7 +36,7 @@ public record SoakSample(double minute, double rssMib, double heapAfterGcMib, lo
 
     /** The columns of {@link #csvLine}. */
     static String csvHeader() {
-        return "minute,rss_mib,heap_after_gc_mib,threads,open_files,pool_connections,pool_active," + String.join(",", TABLES) + ",database_mib,h2_file_fill_pct,h2_chunks_fill_pct";
+        return "minute,rss_mib,heap_after_gc_mib,threads,open_files,pool_connections,pool_active," + String.join(",", TABLES) + ",database_mib,h2_file_fill_pct,h2_chunks_fill_pct,h2_written_mib";
     }
 
     String csvLine() {
@@ -44,6 +45,7 @@ public record SoakSample(double minute, double rssMib, double heapAfterGcMib, lo
         for (String t : TABLES) s.append(',').append(rows.getOrDefault(t, -1L));
         s.append(String.format(",%.1f", databaseMib));
         for (double pct : new double[] {h2FileFill, h2ChunksFill}) s.append(',').append(Double.isNaN(pct) ? "" : Long.toString(Math.round(pct)));
+        s.append(',').append(Double.isNaN(h2WrittenMib) ? "" : String.format("%.0f", h2WrittenMib));
         return s.toString();
     }
 
@@ -58,7 +60,8 @@ public record SoakSample(double minute, double rssMib, double heapAfterGcMib, lo
         double heap = sum(metrics, "jvm_memory_used_bytes{area=\"heap\"") / (1024 * 1024);
         return new SoakSample(minute, ProcStats.rssMib(pid), heap, threads(pid), openFiles(pid),
                 (long) sum(metrics, "hikaricp_connections{pool=\"ledgerlink\""), (long) sum(metrics, "hikaricp_connections_active{pool=\"ledgerlink\""),
-                rows(db), databaseMib(db), gauge(metrics, "ledgerlink_h2_file_fill "), gauge(metrics, "ledgerlink_h2_chunks_fill "));
+                rows(db), databaseMib(db), gauge(metrics, "ledgerlink_h2_file_fill "), gauge(metrics, "ledgerlink_h2_chunks_fill "),
+                gauge(metrics, "ledgerlink_h2_file_written_bytes_total ") / (1024 * 1024));
     }
 
     /** The threads of the process (every platform thread; virtual threads run on a few of them). */
