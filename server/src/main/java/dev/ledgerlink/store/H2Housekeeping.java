@@ -33,7 +33,19 @@ import org.slf4j.LoggerFactory;
  * {@link #WRITE_BUDGET} a pass) while the live share of the chunks is below {@link #TARGET_FILL_RATE},
  * as H2's own thread would; the chunks left with no live page are then reused by later commits. It
  * runs under the store's lock like a commit, so commits wait for a pass (a few milliseconds for its
- * budget). Only the process that holds the file does it (another one reaches it over AUTO_SERVER).
+ * budget); H2 gives up on that lock after 10 ms, which under steady commits it mostly did, so a pass
+ * tries up to {@link #ATTEMPTS} times. It then frees the chunks left empty and, once a quarter of the
+ * file is free space between chunks, moves the last chunks into the gaps and cuts the file's end, as
+ * H2's thread does when idle. Only the process that holds the file does it (another one reaches it
+ * over AUTO_SERVER).
+ *
+ * <p>What it cannot do (the 60-minute soak, docs/BENCHMARKS.md): H2 keeps every chunk for 45 s after
+ * it was written (RETENTION_TIME, so that a power cut finds older versions whole, as the operating
+ * system writes back within 30 s), frees dead chunks only in the order they died, and keeps chunks
+ * with a few pages it counts as live that its rewriting does not move (leaf pages of tables and
+ * indexes, in chunks five minutes old and older); under constant load the file holds about a minute
+ * and a half of writes and slowly gains such chunks. {@code ledgerlink db rebuild} gives
+ * that space back. The gauges (ledgerlink_h2_*) show which of these a file is in.
  */
 final class H2Housekeeping implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(H2Housekeeping.class);
