@@ -32,7 +32,12 @@ class ImageTest {
                     "--env", "LEDGERLINK_HTTP_PORT=" + api, "--env", "LEDGERLINK_MANAGEMENT_PORT=" + management,
                     "--env", "LEDGERLINK_DELIVERY_RETRY_SCHEDULE=PT2S,PT2S,PT2S,PT2S,PT2S,PT2S",
                     image, "serve", "--dev", "--seed", "/etc/ledgerlink/seed.yaml");
-            Servers.awaitReady(manage);
+            try {
+                Servers.awaitReady(manage);
+            } catch (AssertionError notReady) {   // say why: the container's state and its log (a clean-clone run once saw no port open for 3 minutes)
+                throw new AssertionError(notReady.getMessage() + "\ncontainer: " + Podman.run("inspect", "--format", "{{.State.Status}} exit {{.State.ExitCode}}", name)
+                        + "\nlog:\n" + Podman.logs(name), notReady);
+            }
 
             // Not root; the data directory is the volume; the health check passes.
             assertEquals("10001", Podman.ok("exec", name, "id", "-u"));
