@@ -3,14 +3,19 @@ package dev.ledgerlink.store;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
-import org.h2.engine.SessionLocal;
-import org.h2.jdbc.JdbcConnection;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.h2.engine.SessionLocal;
+import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.FileStore;
 import org.h2.mvstore.MVStore;
 import org.h2.mvstore.RandomAccessStore;
@@ -70,7 +75,7 @@ final class H2Housekeeping implements AutoCloseable {
 
     /** The last pass's reading, for the gauges. */
     private volatile Reading last;
-    private final java.util.Map<Outcome, io.micrometer.core.instrument.Counter> passes;
+    private final Map<Outcome, Counter> passes;
 
     private H2Housekeeping(DataSource dataSource, Consumer<Throwable> failures, MeterRegistry metrics) {
         this.dataSource = dataSource;
@@ -82,13 +87,13 @@ final class H2Housekeeping implements AutoCloseable {
                     .description("Percent of the H2 file that chunks occupy (the rest is free space between them)").register(metrics);
             Gauge.builder("ledgerlink.h2.chunks.fill", this, h -> h.last == null ? Double.NaN : h.last.chunksFillPercent())
                     .description("Percent of the H2 chunks' data that is live (the rest waits to be rewritten)").register(metrics);
-            io.micrometer.core.instrument.FunctionCounter.builder("ledgerlink.h2.file.written", this,
+            FunctionCounter.builder("ledgerlink.h2.file.written", this,
                             h -> h.last == null ? 0 : h.last.writtenBytes()).baseUnit("bytes")
                     .description("Bytes H2 wrote to its file since it was opened (commits and chunk rewrites)").register(metrics);
-            passes = new java.util.EnumMap<>(Outcome.class);
+            passes = new EnumMap<>(Outcome.class);
             for (Outcome o : Outcome.values()) {
-                passes.put(o, io.micrometer.core.instrument.Counter.builder("ledgerlink.h2.housekeeping.passes")
-                        .tag("outcome", o.name().toLowerCase(java.util.Locale.ROOT))
+                passes.put(o, Counter.builder("ledgerlink.h2.housekeeping.passes")
+                        .tag("outcome", o.name().toLowerCase(Locale.ROOT))
                         .description("H2 housekeeping passes: chunks rewritten, nothing to rewrite, or nothing rewritten though the chunks are below their target").register(metrics));
             }
         } else {

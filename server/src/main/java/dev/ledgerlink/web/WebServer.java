@@ -141,7 +141,7 @@ public final class WebServer {
      * failure the service did not foresee.
      */
     private static void renderJvmError(jakarta.servlet.http.HttpServletResponse res, Error error) {
-        String requestId = org.slf4j.MDC.get("request_id");
+        String requestId = RequestIds.current();
         LOG.error("request failed with an error of the JVM", error);
         if (res.isCommitted()) return;
         try {
