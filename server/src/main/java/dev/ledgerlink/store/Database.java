@@ -56,6 +56,7 @@ public final class Database implements AutoCloseable {
         TimeMapping.install(jdbi);
         this.groupCommit = new GroupCommit(jdbi);
         this.housekeeping = JdbcUrls.h2DataFile(dataSource.getJdbcUrl()).isPresent() ? H2Housekeeping.start(dataSource, diskFull::observe, metrics) : null;
+        if (dialect == Dialect.H2) H2CommitFix.checkOnOpen();
     }
 
     /** Opens the pool and brings the schema up to date. */

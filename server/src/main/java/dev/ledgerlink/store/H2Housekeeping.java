@@ -46,11 +46,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What it cannot do (the 60-minute soak, docs/BENCHMARKS.md): H2 keeps every chunk for 45 s after
  * it was written (RETENTION_TIME, so that a power cut finds older versions whole, as the operating
- * system writes back within 30 s), frees dead chunks only in the order they died, and keeps chunks
- * with a few pages it counts as live that its rewriting does not move (leaf pages of tables and
- * indexes, in chunks five minutes old and older); under constant load the file holds about a minute
- * and a half of writes and slowly gains such chunks. {@code ledgerlink db rebuild} gives
- * that space back. The gauges (ledgerlink_h2_*) show which of these a file is in.
+ * system writes back within 30 s) and frees dead chunks only in the order they died, so under constant
+ * load the file holds about a minute and a half of writes. The chunks that grew it without bound,
+ * kept by pages H2 counted live but no tree held, came from a bug in H2 2.5.252's commit, fixed by
+ * ledgerlink's copy of org.h2.mvstore.tx.CommitDecisionMaker; a file written before that fix keeps
+ * them until {@code ledgerlink db rebuild}. The gauges (ledgerlink_h2_*) show which of these a file is in.
  */
 final class H2Housekeeping implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(H2Housekeeping.class);

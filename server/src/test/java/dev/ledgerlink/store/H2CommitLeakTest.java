@@ -1,6 +1,7 @@
 package dev.ledgerlink.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -25,6 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
 class H2CommitLeakTest {
     @TempDir
     Path dir;
+
+    @Test
+    void theFixedCommitIsTheOneLoaded() {
+        assertTrue(H2CommitFix.inUse(), "ledgerlink's copy of H2's CommitDecisionMaker comes before H2's own");
+    }
 
     @Test
     void commitsThatEmptyLeavesLeaveNoPageCountedLiveThatNoTreeHolds() throws Exception {

@@ -43,6 +43,9 @@ import static org.h2.value.VersionedValue.NO_OPERATION_ID;
  * @author <a href='mailto:andrei.tokar@gmail.com'>Andrei Tokar</a>
  */
 final class CommitDecisionMaker<V> extends MVMap.DecisionMaker<VersionedValue<V>> {
+    /** ledgerlink: present only in ledgerlink's copy, so that ledgerlink can tell which class was loaded (store/H2CommitFix). */
+    static final boolean LEDGERLINK_FIX = true;
+
     private final int transactionId;
     private long undoKey;
     private MVMap.Decision decision;
