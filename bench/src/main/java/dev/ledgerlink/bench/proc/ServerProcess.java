@@ -34,10 +34,13 @@ public final class ServerProcess implements AutoCloseable {
      * Like the launcher, an archive older than the jar is deleted first: the JVM refuses an archive
      * whose jar has changed (timestamp mismatch) and, unlike a missing one, does not write a new one at
      * exit, so every later start would run without it (seen: start to ready 2.6-3.1 s instead of 1.0-1.4,
-     * resident memory 30-40 MiB higher).
+     * resident memory 30-40 MiB higher). The archive is named after the jar (ledgerlink.jar's is the
+     * launcher's ledgerlink-serve.jsa), so that two jars side by side in one directory, as an A/B of two
+     * builds has them, do not take each other's (seen: every server of the second jar without it).
      */
     static List<String> cdsOptions(Path jar) {
-        Path archive = jar.toAbsolutePath().resolveSibling("ledgerlink-serve.jsa");
+        String name = jar.getFileName().toString();
+        Path archive = jar.toAbsolutePath().resolveSibling(name.replaceFirst("\\.jar$", "") + "-serve.jsa");
         try {
             if (Files.exists(archive) && Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) < 0) {
                 Files.delete(archive);

@@ -34,6 +34,12 @@ class CdsArchiveTest {
         assertTrue(Files.exists(archive));
     }
 
+    @Test
+    void twoJarsSideBySideHaveAnArchiveEach(@TempDir Path dir) {
+        assertTrue(ServerProcess.cdsOptions(dir.resolve("before.jar")).contains("-XX:SharedArchiveFile=" + dir.resolve("before-serve.jsa").toAbsolutePath()));
+        assertTrue(ServerProcess.cdsOptions(dir.resolve("after.jar")).contains("-XX:SharedArchiveFile=" + dir.resolve("after-serve.jsa").toAbsolutePath()));
+    }
+
     /** Writes the jar and the archive beside it, modified at the given instants; returns the archive. */
     private static Path jarAndArchive(Path jar, String jarModified, String archiveModified) throws IOException {
         Files.writeString(jar, "jar");
