@@ -55,8 +55,9 @@ public final class Database implements AutoCloseable {
         this.jdbi = Jdbi.create(dataSource).installPlugin(new SqlObjectPlugin());
         TimeMapping.install(jdbi);
         this.groupCommit = new GroupCommit(jdbi);
-        this.housekeeping = JdbcUrls.h2DataFile(dataSource.getJdbcUrl()).isPresent() ? H2Housekeeping.start(dataSource, diskFull::observe, metrics) : null;
-        if (dialect == Dialect.H2) H2CommitFix.checkOnOpen();
+        boolean h2File = JdbcUrls.h2DataFile(dataSource.getJdbcUrl()).isPresent();
+        this.housekeeping = h2File ? H2Housekeeping.start(dataSource, diskFull::observe, metrics) : null;
+        if (h2File) H2CommitFix.checkOnOpen();
     }
 
     /** Opens the pool and brings the schema up to date. */
