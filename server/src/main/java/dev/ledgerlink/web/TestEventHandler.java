@@ -1,11 +1,10 @@
 package dev.ledgerlink.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledgerlink.delivery.DeliveryJson;
-import dev.ledgerlink.delivery.TestDelivery;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.events.Event;
 import dev.ledgerlink.events.EventJson;
+import dev.ledgerlink.sandbox.TestDelivery;
 import dev.ledgerlink.sandbox.TestEvents;
 import io.javalin.http.Context;
 import java.util.ArrayList;
@@ -44,7 +43,7 @@ final class TestEventHandler {
         Map<String, Object> out = new LinkedHashMap<>();
         if (listed) out.put("events", sent.stream().map(EventJson::of).toList());
         else out.put("event", EventJson.of(sent.getFirst()));
-        out.put("delivery", DeliveryJson.test(options));
+        out.put("delivery", options.json());
         ctx.status(202).json(out);
     }
 
