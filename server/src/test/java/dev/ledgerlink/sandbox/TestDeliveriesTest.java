@@ -12,6 +12,7 @@ import dev.ledgerlink.signature.ServiceSignature;
 import dev.ledgerlink.signature.StandardWebhooks;
 import dev.ledgerlink.testing.Eventually;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.NodeReceiver;
 import dev.ledgerlink.testing.Receiver;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * tolerance, copies arrive N times under one id, several events arrive in the order asked for.
  */
 @LedgerlinkTest
+@Heavy
 class TestDeliveriesTest {
     static TestServer server;
     static NodeReceiver node;
