@@ -18,8 +18,9 @@ import java.util.Set;
  * resolves the host once and returns the addresses it checked: the sender connects to those and
  * never looks the name up again, so no answer that changes between a check and a connection can
  * lead it elsewhere, for http and https alike. Development mode's exemption is decided here and
- * nowhere else: http to loopback hosts ({@link LoopbackHost}, by name), and no address check at all.
- * The one gate of a process is made once, at start, from its mode (the wiring's {@code Services}).
+ * nowhere else: http to loopback hosts ({@link LoopbackHost}, by name) and to the names containers
+ * give their host ({@link ContainerHostNames}), and no address check at all. The one gate of a
+ * process is made once, at start, from its mode (the wiring's {@code Services}).
  */
 public final class PublicAddressGate {
 
@@ -77,17 +78,21 @@ public final class PublicAddressGate {
 
     /**
      * Why plain http to {@code host} is refused, or empty when it is allowed: only in development
-     * mode, only to a loopback host (by name, no lookup) or a host of dev.callback-hosts (by name).
-     * Asked at registration and again before every attempt: outside development mode an http
-     * callback is never sent, whatever was registered before (a database a development server
-     * used, served by a production one); in it, dev.callback-hosts may have changed since.
+     * mode, only to a loopback host, a container's name for its host, or a host of dev.callback-hosts
+     * (each by name, no lookup). Asked at registration and again before every attempt: outside
+     * development mode an http callback is never sent, whatever was registered before (a database a
+     * development server used, served by a production one); in it, dev.callback-hosts may have changed since.
      */
     public Optional<String> httpRefusal(String host) {
         if (!development) return Optional.of("must use https");
-        if (LoopbackHost.is(host) || (host != null && devHosts.contains(host.toLowerCase(Locale.ROOT)))) return Optional.empty();
-        return Optional.of(devHosts.isEmpty() ? "must use https (http is allowed only to loopback hosts in development mode)"
-                : "must use https (http is allowed only to loopback hosts and to " + String.join(", ", new java.util.TreeSet<>(devHosts))
-                        + " (dev.callback-hosts) in development mode)");
+        if (LoopbackHost.is(host) || ContainerHostNames.is(host) || (host != null && devHosts.contains(host.toLowerCase(Locale.ROOT)))) {
+            return Optional.empty();
+        }
+        String containerHosts = String.join(", ", ContainerHostNames.ALL);
+        return Optional.of(devHosts.isEmpty()
+                ? "must use https (http is allowed only to loopback hosts and to " + containerHosts + " in development mode)"
+                : "must use https (http is allowed only to loopback hosts, to " + containerHosts + " and to "
+                        + String.join(", ", new java.util.TreeSet<>(devHosts)) + " (dev.callback-hosts) in development mode)");
     }
 
     /**

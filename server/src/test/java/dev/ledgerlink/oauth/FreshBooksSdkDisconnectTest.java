@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.FrontEnd;
+import dev.ledgerlink.testing.Heavy;
+import dev.ledgerlink.testing.InstallLock;
 import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
@@ -25,6 +28,8 @@ import org.junit.jupiter.api.Test;
  * SDK's access token and refresh token are both refused (scripts/sdk-checks/connected-apps-node.js).
  */
 @LedgerlinkTest
+@FrontEnd
+@Heavy
 class FreshBooksSdkDisconnectTest {
     static final String SDK = "@freshbooks/api@4.1.0";
     private static final Path DIR = Path.of("target", "freshbooks-sdk").toAbsolutePath();
@@ -62,18 +67,23 @@ class FreshBooksSdkDisconnectTest {
         return TestHttp.JSON.readTree(out.strip().lines().reduce((a, b) -> b).orElse("{}"));
     }
 
-    /** The SDK installed once per build (npm, the registry), the script copied beside it. */
-    private static synchronized Path install() throws IOException, InterruptedException {
-        Files.createDirectories(DIR);
+    /** The SDK installed once per build (npm, the registry; one install at a time across test JVMs), the script copied beside it. */
+    private static synchronized Path install() throws IOException {
         Path script = DIR.resolve("connected-apps-node.js");
-        Files.copy(SCRIPT, script, StandardCopyOption.REPLACE_EXISTING);
-        if (!Files.isDirectory(DIR.resolve("node_modules/@freshbooks/api"))) {
+        InstallLock.holding(DIR, () -> {
+            Files.copy(SCRIPT, script, StandardCopyOption.REPLACE_EXISTING);
+            if (Files.isDirectory(DIR.resolve("node_modules/@freshbooks/api"))) return;
             Files.writeString(DIR.resolve("package.json"), "{\"private\": true}\n");
             Process npm = new ProcessBuilder("npm", "install", "--no-audit", "--no-fund", "--silent", SDK).directory(DIR.toFile())
                     .redirectErrorStream(true).start();
             String log = new String(npm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(npm.waitFor(5, TimeUnit.MINUTES) && npm.exitValue() == 0, "npm install " + SDK + " (scripts/ensure-node): " + log);
-        }
+            try {
+                assertTrue(npm.waitFor(5, TimeUnit.MINUTES) && npm.exitValue() == 0, "npm install " + SDK + " (scripts/ensure-node): " + log);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+        });
         return script;
     }
 }

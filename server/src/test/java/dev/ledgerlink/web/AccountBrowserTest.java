@@ -10,6 +10,8 @@ import dev.ledgerlink.oauth.Totp;
 import dev.ledgerlink.testing.Accessibility;
 import dev.ledgerlink.testing.Chromium;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.FrontEnd;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestServer;
 import java.nio.file.Path;
@@ -27,6 +29,8 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * whose tokens stop working at once.
  */
 @LedgerlinkTest
+@FrontEnd
+@Heavy
 class AccountBrowserTest {
     @TempDir
     Path profile;
