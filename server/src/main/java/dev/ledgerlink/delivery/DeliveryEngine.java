@@ -113,7 +113,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         this.metrics = new DeliveryMetrics(registry);
         this.slots = new Semaphore(config.concurrency());
         // A receiver's Retry-After date is on its wall clock: compared with real time, not the sandbox's.
-        this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock.real());
+        this.sender = new DeliverySender(config.timeout(), config.concurrency(), config.addressGate(), clock.real());
         this.recorder = new ResultRecorder(jdbi, clock, config.retryRule(), config.failures(), metrics, notices, audit, this::wake);
         this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
         this.pace = new DeliveryPace(config.rateLimit(), metrics.paced);
@@ -157,14 +157,6 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         boolean settle() {
             return settled.compareAndSet(false, true);
         }
-    }
-
-    /**
-     * Once per process, at start, before any HTTP client exists: lets the sender pin an http request to
-     * the address the gate checked, the URI's host in its Host header (DeliverySender).
-     */
-    public static void allowHostHeaderOfPinnedRequests() {
-        DeliverySender.allowHostHeader();
     }
 
     /** How long the dispatcher has been stuck in one claim pass, when it is (DispatcherWatchdog). */
