@@ -21,7 +21,6 @@ import dev.ledgerlink.delivery.HandOff;
 import dev.ledgerlink.delivery.Recovery;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.OAuthServer;
-import dev.ledgerlink.oauth.RotationBatches;
 import dev.ledgerlink.oauth.TokenFormat;
 import dev.ledgerlink.oauth.TokenService;
 import dev.ledgerlink.events.EventPublisher;
@@ -115,7 +114,7 @@ public record Services(
         var accounts = new AccountService(jdbi, clock);
         var applications = new ApplicationService(jdbi, clock, devMode, audit, settings.duration(Setting.CLIENT_CACHE_TTL));
         var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL), TokenFormat.load(jdbi),
-                database.closing(new RotationBatches(jdbi)));
+                TokenService.rotations(database));
         var secretBox = SecretKeys.load(settings);
         var notices = NotificationSettings.from(settings).isPresent() ? OperatorNotices.on() : OperatorNotices.off();
         var order = new DeliveryOrder(settings.duration(Setting.DELIVERY_LEASE));
@@ -141,7 +140,7 @@ public record Services(
                     accounts,
                     applications,
                     tokens,
-                    OAuthServer.create(settings, clock, jdbi, database.dialect(), database.groupCommit(), tokens, users, applications, secretBox, notices, audit),
+                    OAuthServer.create(settings, clock, jdbi, tokens, users, applications, secretBox, notices, audit),
                     secretBox,
                     deliveries,
                     deliveryReads,

@@ -149,7 +149,7 @@ public final class Database implements AutoCloseable {
 
     /**
      * Closes {@code resource} with the database, before its pool: a user of the pool with work in
-     * flight (the refresh rotations' batcher, oauth/RotationBatches) finishes it first.
+     * flight (PostgreSQL's refresh rotations, GroupedWrites) finishes it first.
      */
     public <C extends AutoCloseable> C closing(C resource) {
         closing.push(resource);
