@@ -88,8 +88,8 @@ final class DeliveryStore {
     /**
      * H2: candidates first, then one conditional UPDATE per row; only rows still due are taken.
      * Ordered by both columns of deliveries_due: ordered by next_attempt_at alone, H2 does not see
-     * that the index already gives that order and sorts every due row for each claim (313 ms a pass
-     * with 300,000 due, against 2 ms read in index order).
+     * that the index already gives that order and sorts every due row for each claim, which grows with
+     * a backlog (docs/benchmarks-history.md, "Indexes H2 kept twice, and claims and sweeps that sorted").
      */
     static final String CANDIDATES = """
             select id from deliveries
@@ -112,25 +112,20 @@ final class DeliveryStore {
             select d.id, d.callback_id, d.kind, d.attempts, d.event_id,
                    e.name, e.object_id, e.account_id as event_account_id, e.user_id as event_user_id,
                    c.uri, c.verifier_sealed, c.account_id as callback_account_id, c.user_id as callback_user_id,
-                   c.verified, c.disabled, c.rekeying_since, c.failing_since, c.rate_limit, c.ordered, e.trace_parent, e.trace_state,
-                   t.signature as test_signature, t.copies as test_copies, t.delay_seconds as test_delay, t.send_order as test_order,
-                   t.sequence_id as test_sequence, t.sequence_position as test_position""";
-
-    /** A test delivery's options (V37), found by its key; no row for any other delivery. */
-    private static final String TEST_OPTIONS = "\nleft join test_deliveries t on t.delivery_id = d.id";
+                   c.verified, c.disabled, c.rekeying_since, c.failing_since, c.rate_limit, c.ordered, e.trace_parent, e.trace_state""";
 
     private static final String LOAD = SENDABLE + """
 
             from deliveries d
             join callbacks c on c.id = d.callback_id
-            left join events e on e.id = d.event_id""" + TEST_OPTIONS + """
-
+            left join events e on e.id = d.event_id
             where\s""";
 
     /**
      * The rows a claim took, found by their ids (the candidates it tried; the lease tells which it
      * got). No index on the lease owner: on H2 its entries, keyed by random tokens, were written to
-     * pages all over the index by every claim and every outcome (docs/BENCHMARKS.md). No condition on
+     * pages all over the index by every claim and every outcome (docs/benchmarks-history.md, "The lease
+     * owner's index dropped"). No condition on
      * the state either, which would offer the planners deliveries_due (PostgreSQL took it, with every
      * pending row behind it, when few rows were pending at its last statistics): a row holding a
      * lease is pending, since every statement that ends or gives up a lease clears lease_owner.
@@ -152,7 +147,7 @@ final class DeliveryStore {
 
             from d
             join callbacks c on c.id = d.callback_id
-            join events e on e.id = d.event_id""" + TEST_OPTIONS;
+            join events e on e.id = d.event_id""";
 
     // State changes below apply only while the worker still holds the lease. Each statement finds its
     // row by primary key; the coalesce kept H2 off the lease owner's index, which V26 dropped.
@@ -259,20 +254,6 @@ final class DeliveryStore {
 
     /** Redeliver: a delivered or dropped delivery (not one still pending or held). */
     static final String REDELIVER = BACK_TO_QUEUE + "state in ('delivered', 'dropped')";
-
-    /** A test event's deliveries, just queued by the same transaction: their options (event id, then the options'). */
-    static final String INSERT_TEST_OPTIONS = """
-            insert into test_deliveries (delivery_id, signature, copies, delay_seconds, send_order, sequence_id, sequence_position, sequence_size)
-            select id, ?, ?, ?, ?, ?, ?, ? from deliveries where event_id = ? and kind = 'event'""";
-
-    /**
-     * The next delivery of an ordered test sequence to the same callback, once the one before it has
-     * had an attempt answered: due now, unless it was already taken or sent.
-     */
-    static final String RELEASE_NEXT_IN_SEQUENCE = """
-            update deliveries set next_attempt_at = :now
-            where id in (select delivery_id from test_deliveries where sequence_id = :sequence and sequence_position = :next)
-              and callback_id = :callbackId and state = 'pending' and attempts = 0 and lease_owner is null""";
 
     static final String QUEUE_DEPTH = "select count(*) from deliveries where state = 'pending'";
 
@@ -396,25 +377,6 @@ final class DeliveryStore {
         }, ClaimedMapper::read));
     }
 
-    /** Stores a test event's options beside each of its just-queued deliveries. */
-    static void addTestOptions(Handle h, long eventId, TestDelivery t, TestDelivery.Place place) {
-        PlainJdbc.update(h, INSERT_TEST_OPTIONS, s -> {
-            s.setString(1, t.signature().value());
-            s.setInt(2, t.copies());
-            s.setLong(3, t.delay().toSeconds());
-            s.setString(4, t.order().value());
-            s.setString(5, place == null ? null : place.sequence());
-            if (place == null) {
-                s.setNull(6, java.sql.Types.INTEGER);
-                s.setNull(7, java.sql.Types.INTEGER);
-            } else {
-                s.setInt(6, place.position());
-                s.setInt(7, place.size());
-            }
-            s.setLong(8, eventId);
-        });
-    }
-
     private static void bindSubscribers(PreparedStatement s, int first, String accountId, String name, String noun) throws SQLException {
         s.setString(first, accountId);
         s.setString(first + 1, noun);
@@ -435,21 +397,13 @@ final class DeliveryStore {
                     event, rs.getString("name"), rs.getLong("object_id"), rs.getString("event_account_id"), rs.getLong("event_user_id"),
                     rs.getString("uri"), rs.getString("verifier_sealed"), rs.getString("callback_account_id"), rs.getLong("callback_user_id"),
                     StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled"), TimeMapping.read(rs, "rekeying_since") != null),
-                    TimeMapping.read(rs, "failing_since"), rateLimit(rs), testSend(rs), rs.getBoolean("ordered"),
+                    TimeMapping.read(rs, "failing_since"), rateLimit(rs), DeliveryHooks.PLAIN, rs.getBoolean("ordered"),
                     TraceHeaders.stored(rs.getString("trace_parent"), rs.getString("trace_state")));
         }
 
         private static Integer rateLimit(ResultSet rs) throws SQLException {
             int perSecond = rs.getInt("rate_limit");
             return rs.wasNull() ? null : perSecond;
-        }
-
-        private static ClaimedDelivery.TestSend testSend(ResultSet rs) throws SQLException {
-            String signature = rs.getString("test_signature");
-            if (signature == null) return null;
-            int position = rs.getInt("test_position");
-            return new ClaimedDelivery.TestSend(TestDelivery.stored(signature, rs.getInt("test_copies"), rs.getLong("test_delay"),
-                    rs.getString("test_order")), rs.getString("test_sequence"), position);
         }
     }
 

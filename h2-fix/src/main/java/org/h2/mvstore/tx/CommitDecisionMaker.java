@@ -10,10 +10,10 @@
  * removed. The original page then counts as live forever, and the chunk it is in (typically a few
  * hundred KiB) can neither be rewritten (H2's rewrite finds the page in no tree and gives up) nor
  * freed, so an H2 file grows without bound under range deletes (the development journal's trim, the
- * retention sweeper, deliveries leaving their due index). MVMap's own REMOVE path
- * (MVMap.DecisionMaker.decide) puts the sibling itself in the parent's place; so does this.
- * Test: dev.ledgerlink.store.H2CommitLeakTest; the report to H2: docs/h2-commit-leak.md. Remove this
- * module when H2 ships the fix.
+ * retention sweeper, deliveries leaving their due index; docs/benchmarks-history.md, "A page leak in
+ * H2's commit"). MVMap's own REMOVE path (MVMap.DecisionMaker.decide) puts the sibling itself in the
+ * parent's place; so does this. Test: dev.ledgerlink.store.H2CommitLeakTest; the report to H2:
+ * docs/h2-commit-leak.md. Remove this module when H2 ships the fix.
  *
  * H2 is dual licensed under the MPL 2.0 and the EPL 1.0 (https://h2database.com/html/license.html);
  * this modified file stays under those licenses, with H2's copyright notice below.
