@@ -2,6 +2,7 @@ package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.callbacks.DeliveryFailures;
+import dev.ledgerlink.callbacks.EventReceivers;
 import dev.ledgerlink.callbacks.RekeyingLapses;
 import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.OperatorNotices;
@@ -263,9 +264,9 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
                 giveBack.add(d.id());
                 continue;
             }
-            if (!d.isVerification() && !d.callbackState().sends()) {
+            if (!d.isVerification() && !EventReceivers.sendsNow(d.callbackState())) {
                 // Re-keying: it waits for the new code (redelivered meanwhile, or claimed as the resend committed).
-                if (d.callbackState().receivesEvents()) hold.add(d.id());
+                if (EventReceivers.receives(d.callbackState())) hold.add(d.id());
                 else recorder.drop(d, token, "callback no longer verified and enabled");
                 continue;
             }
