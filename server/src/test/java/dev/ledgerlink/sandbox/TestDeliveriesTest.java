@@ -93,7 +93,7 @@ class TestDeliveriesTest {
         Eventually.await("the 401 is recorded", () -> !history(id).getFirst().attempts().isEmpty());
         DeliveryRecord d = history(id).getFirst();
         assertEquals("tampered", d.test().get("signature"), "marked as a test delivery, with its options");
-        assertEquals(401, d.attempts().getFirst().statusCode());
+        assertEquals(401, d.attempts().getFirst().statusCode(), d.attempts().getFirst().error());
         JsonNode json = server.http.get("/events/account/" + f.account().accountId() + "/events/callbacks/" + id + "/deliveries",
                 "Authorization", "Bearer " + token, "Api-Version", "alpha").json();
         JsonNode listed = json.get("response").get("result").get("deliveries").get(0);

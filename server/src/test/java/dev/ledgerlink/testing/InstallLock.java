@@ -13,15 +13,15 @@ import java.nio.file.StandardOpenOption;
  * npm into the same directory at once. A file lock, so it holds across processes; the check for what
  * is already installed belongs inside it.
  */
-final class InstallLock {
+public final class InstallLock {
     @FunctionalInterface
-    interface Install {
+    public interface Install {
         void run() throws IOException;
     }
 
     private InstallLock() {}
 
-    static void holding(Path dir, Install install) throws IOException {
+    public static void holding(Path dir, Install install) throws IOException {
         Files.createDirectories(dir);
         try (FileChannel channel = FileChannel.open(dir.resolve(".install.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
              FileLock ignored = channel.lock()) {
