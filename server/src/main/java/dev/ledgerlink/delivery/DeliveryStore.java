@@ -112,19 +112,13 @@ final class DeliveryStore {
             select d.id, d.callback_id, d.kind, d.attempts, d.event_id,
                    e.name, e.object_id, e.account_id as event_account_id, e.user_id as event_user_id,
                    c.uri, c.verifier_sealed, c.account_id as callback_account_id, c.user_id as callback_user_id,
-                   c.verified, c.disabled, c.rekeying_since, c.failing_since, c.rate_limit, c.ordered, e.trace_parent, e.trace_state,
-                   t.signature as test_signature, t.copies as test_copies, t.delay_seconds as test_delay, t.send_order as test_order,
-                   t.sequence_id as test_sequence, t.sequence_position as test_position""";
-
-    /** A test delivery's options (V37), found by its key; no row for any other delivery. */
-    private static final String TEST_OPTIONS = "\nleft join test_deliveries t on t.delivery_id = d.id";
+                   c.verified, c.disabled, c.rekeying_since, c.failing_since, c.rate_limit, c.ordered, e.trace_parent, e.trace_state""";
 
     private static final String LOAD = SENDABLE + """
 
             from deliveries d
             join callbacks c on c.id = d.callback_id
-            left join events e on e.id = d.event_id""" + TEST_OPTIONS + """
-
+            left join events e on e.id = d.event_id
             where\s""";
 
     /**
@@ -153,7 +147,7 @@ final class DeliveryStore {
 
             from d
             join callbacks c on c.id = d.callback_id
-            join events e on e.id = d.event_id""" + TEST_OPTIONS;
+            join events e on e.id = d.event_id""";
 
     // State changes below apply only while the worker still holds the lease. Each statement finds its
     // row by primary key; the coalesce kept H2 off the lease owner's index, which V26 dropped.
@@ -260,20 +254,6 @@ final class DeliveryStore {
 
     /** Redeliver: a delivered or dropped delivery (not one still pending or held). */
     static final String REDELIVER = BACK_TO_QUEUE + "state in ('delivered', 'dropped')";
-
-    /** A test event's deliveries, just queued by the same transaction: their options (event id, then the options'). */
-    static final String INSERT_TEST_OPTIONS = """
-            insert into test_deliveries (delivery_id, signature, copies, delay_seconds, send_order, sequence_id, sequence_position, sequence_size)
-            select id, ?, ?, ?, ?, ?, ?, ? from deliveries where event_id = ? and kind = 'event'""";
-
-    /**
-     * The next delivery of an ordered test sequence to the same callback, once the one before it has
-     * had an attempt answered: due now, unless it was already taken or sent.
-     */
-    static final String RELEASE_NEXT_IN_SEQUENCE = """
-            update deliveries set next_attempt_at = :now
-            where id in (select delivery_id from test_deliveries where sequence_id = :sequence and sequence_position = :next)
-              and callback_id = :callbackId and state = 'pending' and attempts = 0 and lease_owner is null""";
 
     static final String QUEUE_DEPTH = "select count(*) from deliveries where state = 'pending'";
 
@@ -397,25 +377,6 @@ final class DeliveryStore {
         }, ClaimedMapper::read));
     }
 
-    /** Stores a test event's options beside each of its just-queued deliveries. */
-    static void addTestOptions(Handle h, long eventId, TestDelivery t, TestDelivery.Place place) {
-        PlainJdbc.update(h, INSERT_TEST_OPTIONS, s -> {
-            s.setString(1, t.signature().value());
-            s.setInt(2, t.copies());
-            s.setLong(3, t.delay().toSeconds());
-            s.setString(4, t.order().value());
-            s.setString(5, place == null ? null : place.sequence());
-            if (place == null) {
-                s.setNull(6, java.sql.Types.INTEGER);
-                s.setNull(7, java.sql.Types.INTEGER);
-            } else {
-                s.setInt(6, place.position());
-                s.setInt(7, place.size());
-            }
-            s.setLong(8, eventId);
-        });
-    }
-
     private static void bindSubscribers(PreparedStatement s, int first, String accountId, String name, String noun) throws SQLException {
         s.setString(first, accountId);
         s.setString(first + 1, noun);
@@ -436,21 +397,13 @@ final class DeliveryStore {
                     event, rs.getString("name"), rs.getLong("object_id"), rs.getString("event_account_id"), rs.getLong("event_user_id"),
                     rs.getString("uri"), rs.getString("verifier_sealed"), rs.getString("callback_account_id"), rs.getLong("callback_user_id"),
                     StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled"), TimeMapping.read(rs, "rekeying_since") != null),
-                    TimeMapping.read(rs, "failing_since"), rateLimit(rs), testSend(rs), rs.getBoolean("ordered"),
+                    TimeMapping.read(rs, "failing_since"), rateLimit(rs), DeliveryHooks.PLAIN, rs.getBoolean("ordered"),
                     TraceHeaders.stored(rs.getString("trace_parent"), rs.getString("trace_state")));
         }
 
         private static Integer rateLimit(ResultSet rs) throws SQLException {
             int perSecond = rs.getInt("rate_limit");
             return rs.wasNull() ? null : perSecond;
-        }
-
-        private static ClaimedDelivery.TestSend testSend(ResultSet rs) throws SQLException {
-            String signature = rs.getString("test_signature");
-            if (signature == null) return null;
-            int position = rs.getInt("test_position");
-            return new ClaimedDelivery.TestSend(TestDelivery.stored(signature, rs.getInt("test_copies"), rs.getLong("test_delay"),
-                    rs.getString("test_order")), rs.getString("test_sequence"), position);
         }
     }
 
