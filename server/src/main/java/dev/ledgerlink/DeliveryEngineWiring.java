@@ -47,7 +47,6 @@ final class DeliveryEngineWiring {
                 d.rateLimit(),
                 tracing,
                 hooks);
-        DeliveryEngine.allowHostHeaderOfPinnedRequests();   // JVM-wide: before the engine's sender makes its HTTP client
         DeliveryEngine engine = new DeliveryEngine(config, database, clock, secretBox, metrics, notices, audit);
         // A move of the sandbox clock may make retries due at once: claim them now, not at the next poll.
         clock.onMove(engine::wake);

@@ -141,7 +141,7 @@ public record Services(
                     accounts,
                     applications,
                     tokens,
-                    OAuthServer.create(settings, clock, jdbi, database.dialect(), database.groupCommit(), tokens, users, applications, notices, audit),
+                    OAuthServer.create(settings, clock, jdbi, database.dialect(), database.groupCommit(), tokens, users, applications, secretBox, notices, audit),
                     secretBox,
                     deliveries,
                     deliveryReads,

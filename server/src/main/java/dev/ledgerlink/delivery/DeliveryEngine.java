@@ -2,6 +2,7 @@ package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.callbacks.DeliveryFailures;
+import dev.ledgerlink.callbacks.EventReceivers;
 import dev.ledgerlink.callbacks.RekeyingLapses;
 import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.OperatorNotices;
@@ -112,7 +113,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         this.metrics = new DeliveryMetrics(registry);
         this.slots = new Semaphore(config.concurrency());
         // A receiver's Retry-After date is on its wall clock: compared with real time, not the sandbox's.
-        this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock.real());
+        this.sender = new DeliverySender(config.timeout(), config.concurrency(), config.addressGate(), clock.real());
         this.recorder = new ResultRecorder(jdbi, clock, config.retryRule(), config.failures(), metrics, notices, audit, this::wake);
         this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
         this.pace = new DeliveryPace(config.rateLimit(), metrics.paced);
@@ -156,14 +157,6 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         boolean settle() {
             return settled.compareAndSet(false, true);
         }
-    }
-
-    /**
-     * Once per process, at start, before any HTTP client exists: lets the sender pin an http request to
-     * the address the gate checked, the URI's host in its Host header (DeliverySender).
-     */
-    public static void allowHostHeaderOfPinnedRequests() {
-        DeliverySender.allowHostHeader();
     }
 
     /** How long the dispatcher has been stuck in one claim pass, when it is (DispatcherWatchdog). */
@@ -271,9 +264,9 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
                 giveBack.add(d.id());
                 continue;
             }
-            if (!d.isVerification() && !d.callbackState().sends()) {
+            if (!d.isVerification() && !EventReceivers.sendsNow(d.callbackState())) {
                 // Re-keying: it waits for the new code (redelivered meanwhile, or claimed as the resend committed).
-                if (d.callbackState().receivesEvents()) hold.add(d.id());
+                if (EventReceivers.receives(d.callbackState())) hold.add(d.id());
                 else recorder.drop(d, token, "callback no longer verified and enabled");
                 continue;
             }

@@ -1,6 +1,7 @@
 package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.callbacks.CallbackStateMachine.State;
+import dev.ledgerlink.callbacks.EventReceivers;
 import dev.ledgerlink.callbacks.StateColumns;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.store.Database;
@@ -146,7 +147,7 @@ public final class DeliveryService {
                     .map((rs, ctx) -> StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled"),
                             rs.getObject("rekeying_since") != null)).findOne()
                     .orElseThrow(ServiceException::notFound);
-            if (!state.sends()) {
+            if (!EventReceivers.sendsNow(state)) {
                 boolean disabled = state == State.DISABLED;
                 throw ServiceException.of(ServiceException.Kind.CONFLICT, "Callback " + callbackId + " is "
                         + (disabled ? "disabled" : "not verified") + ": " + (state == State.REKEYING

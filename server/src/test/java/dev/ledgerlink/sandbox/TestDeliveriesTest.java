@@ -12,6 +12,7 @@ import dev.ledgerlink.signature.ServiceSignature;
 import dev.ledgerlink.signature.StandardWebhooks;
 import dev.ledgerlink.testing.Eventually;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.NodeReceiver;
 import dev.ledgerlink.testing.Receiver;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * tolerance, copies arrive N times under one id, several events arrive in the order asked for.
  */
 @LedgerlinkTest
+@Heavy
 class TestDeliveriesTest {
     static TestServer server;
     static NodeReceiver node;
@@ -91,7 +93,7 @@ class TestDeliveriesTest {
         Eventually.await("the 401 is recorded", () -> !history(id).getFirst().attempts().isEmpty());
         DeliveryRecord d = history(id).getFirst();
         assertEquals("tampered", d.test().get("signature"), "marked as a test delivery, with its options");
-        assertEquals(401, d.attempts().getFirst().statusCode());
+        assertEquals(401, d.attempts().getFirst().statusCode(), d.attempts().getFirst().error());
         JsonNode json = server.http.get("/events/account/" + f.account().accountId() + "/events/callbacks/" + id + "/deliveries",
                 "Authorization", "Bearer " + token, "Api-Version", "alpha").json();
         JsonNode listed = json.get("response").get("result").get("deliveries").get(0);

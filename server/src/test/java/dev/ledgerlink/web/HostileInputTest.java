@@ -41,7 +41,7 @@ import org.junit.jupiter.api.Test;
  * seed and the request, and {@code -Dhostile.seed=N} replays the run.
  *
  * <p>Asserts for every answer: no 5xx; no stack trace or exception name; outside the HTML pages
- * (authorization page, developer console), every error is the documented JSON body (token endpoints: RFC 6749 §5.2,
+ * (authorization page, account page, developer console), every error is the documented JSON body (token endpoints: RFC 6749 §5.2,
  * which the API body also satisfies). Afterwards the server is still healthy.
  */
 @LedgerlinkTest
@@ -238,8 +238,10 @@ class HostileInputTest {
         if (a.cutShort()) return null;   // only the status line is known to be whole
         if (TRACE.matcher(a.body()).find()) return "a stack trace or internal name in the body: " + abbreviate(a.body());
         if (a.status() < 400 || g.method().equals("HEAD") || a.body().isEmpty() && a.status() == 404 && g.method().equals("HEAD")) return null;
-        // The pages people read in a browser (authorization page, developer console) answer in HTML, as browsers expect.
-        boolean htmlPage = (g.path().startsWith("/oauth/authorize") || g.path().startsWith("/console"))
+        // The pages people read in a browser (authorization page, account page, developer console) answer in HTML, as
+        // browsers expect; the account page's JSON API (/oauth/account/api) answers like every API.
+        boolean accountPage = g.path().startsWith("/oauth/account") && !g.path().startsWith("/oauth/account/api");
+        boolean htmlPage = (g.path().startsWith("/oauth/authorize") || accountPage || g.path().startsWith("/console"))
                 && a.contentType().startsWith("text/html");
         if (htmlPage) return null;
         if (!a.contentType().startsWith("application/json")) return "error " + a.status() + " as '" + a.contentType() + "': " + abbreviate(a.head() + "\n\n" + a.body());
