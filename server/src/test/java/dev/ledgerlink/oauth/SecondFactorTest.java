@@ -232,6 +232,11 @@ class SecondFactorTest {
         b.get(OAuthFlows.authorizeUrl(f, Map.of()));
         b.logIn(f.user().email(), f.password());
         assertEquals(303, b.last.status(), "the password alone again (consent remembered): " + b.last.body());
+
+        enrol(f);
+        var cli = dev.ledgerlink.testing.ServerCli.json(server, "users", "reset-second-factor", "--user", f.user().email(), "--json");
+        assertTrue(cli.at("/second_factor/removed").asBoolean());
+        assertFalse(server.services().oauth().secondFactor().enrolled(f.user().id()));
     }
 
     @Test
