@@ -84,7 +84,7 @@ public final class SecondFactor {
 
     /** The secret still waiting for its first code, to show again (a wrong code, a reload). */
     public Optional<Enrolment> pending(User user) {
-        return row(user.id()).filter(r -> r.confirmedAt() == null).map(r -> enrolment(user, secrets.open(r.totpSecret())));
+        return row(user.id()).filter(r -> r.confirmedAt() == null).map(r -> enrolment(user, secrets.open(r.totpSecretSealed())));
     }
 
     /** What confirming an enrolment came to: the recovery codes (shown once) when the code was right. */
@@ -94,7 +94,7 @@ public final class SecondFactor {
     public Confirmation confirm(long userId, String code, String address) {
         Optional<SecondFactorStore.Row> waiting = row(userId).filter(r -> r.confirmedAt() == null);
         if (waiting.isEmpty()) return new Confirmation(new Refused("Start again: no authenticator is waiting to be confirmed."), List.of());
-        byte[] secret = Totp.fromBase32(secrets.open(waiting.get().totpSecret()));
+        byte[] secret = Totp.fromBase32(secrets.open(waiting.get().totpSecretSealed()));
         List<String> codes = RecoveryCodes.generate();
         Check check = throttled(userId, address, () -> {
             OptionalLong step = Totp.matchingStep(secret, code == null ? null : code.strip(), realClock.instant());
@@ -133,7 +133,7 @@ public final class SecondFactor {
                     return new Accepted(true, s.recoveryCodesLeft(userId));
                 });
             }
-            byte[] secret = Totp.fromBase32(secrets.open(factor.get().totpSecret()));
+            byte[] secret = Totp.fromBase32(secrets.open(factor.get().totpSecretSealed()));
             OptionalLong step = Totp.matchingStep(secret, typed.replace(" ", ""), realClock.instant());
             if (step.isEmpty()) return new Refused("That code is not right. Type the 6-digit code your authenticator app shows now.");
             if (jdbi.withExtension(SecondFactorStore.class, s -> s.useStep(userId, step.getAsLong())) != 1) {

@@ -13,15 +13,15 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 @RegisterConstructorMapper(SecondFactorStore.Row.class)
 interface SecondFactorStore {
     /** One user's authenticator; {@code confirmedAt} null while its enrolment waits for the first code. */
-    record Row(long userId, String totpSecret, Instant confirmedAt, long lastUsedStep) {}
+    record Row(long userId, String totpSecretSealed, Instant confirmedAt, long lastUsedStep) {}
 
-    @SqlQuery("select user_id, totp_secret, confirmed_at, last_used_step from user_second_factors where user_id = :userId")
+    @SqlQuery("select user_id, totp_secret_sealed, confirmed_at, last_used_step from user_second_factors where user_id = :userId")
     Optional<Row> find(long userId);
 
     @SqlUpdate("delete from user_second_factors where user_id = :userId and confirmed_at is null")
     int deletePending(long userId);
 
-    @SqlUpdate("insert into user_second_factors (user_id, totp_secret, created_at) values (:userId, :sealedSecret, :now)")
+    @SqlUpdate("insert into user_second_factors (user_id, totp_secret_sealed, created_at) values (:userId, :sealedSecret, :now)")
     void insertPending(long userId, String sealedSecret, Instant now);
 
     /** The enrolment's first code was right: the authenticator counts from now on, that code's step spent. */
