@@ -12,7 +12,7 @@ import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retry.RetryRule;
 import dev.ledgerlink.retry.RetrySchedule;
-import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.secrets.KeyRing;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.store.ServiceClock;
 import dev.ledgerlink.tracing.Tracing;
@@ -26,7 +26,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 final class DeliveryEngineWiring {
     private DeliveryEngineWiring() {}
 
-    static DeliveryEngine create(Settings s, ServiceClock clock, Database database, SecretBox secretBox, MeterRegistry metrics, Tracing tracing,
+    static DeliveryEngine create(Settings s, ServiceClock clock, Database database, KeyRing keys, MeterRegistry metrics, Tracing tracing,
                                 OperatorNotices notices, AuditLog audit, PublicAddressGate addressGate, CallbackQueue callbackQueue) {
         DeliverySettings d = DeliverySettings.from(s);
         var config = new DeliveryEngine.Config(
@@ -45,7 +45,7 @@ final class DeliveryEngineWiring {
                 d.rateLimit(),
                 tracing);
         DeliveryEngine.allowHostHeaderOfPinnedRequests();   // JVM-wide: before the engine's sender makes its HTTP client
-        DeliveryEngine engine = new DeliveryEngine(config, database, clock, secretBox, metrics, notices, audit);
+        DeliveryEngine engine = new DeliveryEngine(config, database, clock, keys, metrics, notices, audit);
         // A move of the sandbox clock may make retries due at once: claim them now, not at the next poll.
         clock.onMove(engine::wake);
         return engine;

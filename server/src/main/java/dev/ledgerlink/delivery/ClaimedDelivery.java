@@ -10,7 +10,8 @@ import java.time.Instant;
  * callback's own pace (null: the setting delivery.rate-limit), which {@link DeliveryPace} keeps;
  * {@code test} is null but for a test delivery of development mode; {@code ordered} whether its
  * callback was set to ordered delivery then (DeliveryOrder); {@code trace} the trace context its event
- * kept from its publish (null: a verification request, or an event published without one).
+ * kept from its publish (null: a verification request, or an event published without one);
+ * {@code verifierSealed} the callback's code as sealed with the key {@code verifierKey} names (null: sealed before V40).
  */
 public record ClaimedDelivery(
         long id,
@@ -24,6 +25,7 @@ public record ClaimedDelivery(
         long eventUserId,
         String uri,
         String verifierSealed,
+        String verifierKey,
         String callbackAccountId,
         long callbackUserId,
         State callbackState,
@@ -37,7 +39,7 @@ public record ClaimedDelivery(
     public ClaimedDelivery(long id, long callbackId, DeliveryKind kind, int attempts, Long eventId, String eventName, long objectId,
                            String eventAccountId, long eventUserId, String uri, String verifierSealed, String callbackAccountId,
                            long callbackUserId, State callbackState, Instant failingSince) {
-        this(id, callbackId, kind, attempts, eventId, eventName, objectId, eventAccountId, eventUserId, uri, verifierSealed,
+        this(id, callbackId, kind, attempts, eventId, eventName, objectId, eventAccountId, eventUserId, uri, verifierSealed, null,
                 callbackAccountId, callbackUserId, callbackState, failingSince, null, null, false, null);
     }
 
