@@ -95,7 +95,7 @@ final class DeliverySender implements AutoCloseable {
         CompletableFuture<HttpResponse<InputStream>> sending = client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
         // The body is read with blocking calls, so on one of our virtual threads: sendAsync completes
         // its future in the common ForkJoinPool, where a blocking read made the pool add a platform
-        // thread for each one waiting (76 of them under the benchmark's delivery load).
+        // thread for each one waiting (docs/benchmarks-history.md, "The response body read on a virtual thread").
         CompletableFuture<AttemptOutcome> attempt = sending.thenApplyAsync(r -> read(r, started), executor);
         try {
             return attempt.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

@@ -88,8 +88,8 @@ final class DeliveryStore {
     /**
      * H2: candidates first, then one conditional UPDATE per row; only rows still due are taken.
      * Ordered by both columns of deliveries_due: ordered by next_attempt_at alone, H2 does not see
-     * that the index already gives that order and sorts every due row for each claim (313 ms a pass
-     * with 300,000 due, against 2 ms read in index order).
+     * that the index already gives that order and sorts every due row for each claim, which grows with
+     * a backlog (docs/benchmarks-history.md, "Indexes H2 kept twice, and claims and sweeps that sorted").
      */
     static final String CANDIDATES = """
             select id from deliveries
@@ -130,7 +130,8 @@ final class DeliveryStore {
     /**
      * The rows a claim took, found by their ids (the candidates it tried; the lease tells which it
      * got). No index on the lease owner: on H2 its entries, keyed by random tokens, were written to
-     * pages all over the index by every claim and every outcome (docs/BENCHMARKS.md). No condition on
+     * pages all over the index by every claim and every outcome (docs/benchmarks-history.md, "The lease
+     * owner's index dropped"). No condition on
      * the state either, which would offer the planners deliveries_due (PostgreSQL took it, with every
      * pending row behind it, when few rows were pending at its last statistics): a row holding a
      * lease is pending, since every statement that ends or gives up a lease clears lease_owner.

@@ -14,7 +14,8 @@ import java.util.Set;
  * <p>Outside development mode plain http is refused, and every address the host resolves to must be
  * public ({@link PublicAddresses}); the attempt then goes to the address checked here. Development
  * mode's exemption is decided here and nowhere else: http to loopback hosts ({@link LoopbackHost},
- * by name), and no address check at all (the target is called by name). The one gate of a process is
+ * by name) and to the names containers give their host ({@link ContainerHostNames}), and no address
+ * check at all (the target is called by name). The one gate of a process is
  * made once, at start, from its mode (the wiring's {@code Services}).
  */
 public final class PublicAddressGate {
@@ -70,14 +71,19 @@ public final class PublicAddressGate {
 
     /**
      * Why plain http to {@code host} is refused, or empty when it is allowed: only in development
-     * mode, only to a loopback host (by name, no lookup) or a host of dev.callback-hosts (by name).
+     * mode, only to a loopback host, a container's name for its host, or a host of dev.callback-hosts
+     * (each by name, no lookup).
      */
     public Optional<String> httpRefusal(String host) {
         if (!development) return Optional.of("must use https");
-        if (LoopbackHost.is(host) || (host != null && devHosts.contains(host.toLowerCase(Locale.ROOT)))) return Optional.empty();
-        return Optional.of(devHosts.isEmpty() ? "must use https (http is allowed only to loopback hosts in development mode)"
-                : "must use https (http is allowed only to loopback hosts and to " + String.join(", ", new java.util.TreeSet<>(devHosts))
-                        + " (dev.callback-hosts) in development mode)");
+        if (LoopbackHost.is(host) || ContainerHostNames.is(host) || (host != null && devHosts.contains(host.toLowerCase(Locale.ROOT)))) {
+            return Optional.empty();
+        }
+        String containerHosts = String.join(", ", ContainerHostNames.ALL);
+        return Optional.of(devHosts.isEmpty()
+                ? "must use https (http is allowed only to loopback hosts and to " + containerHosts + " in development mode)"
+                : "must use https (http is allowed only to loopback hosts, to " + containerHosts + " and to "
+                        + String.join(", ", new java.util.TreeSet<>(devHosts)) + " (dev.callback-hosts) in development mode)");
     }
 
     /**

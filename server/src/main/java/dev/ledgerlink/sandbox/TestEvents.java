@@ -65,18 +65,23 @@ public final class TestEvents {
     }
 
     /**
-     * Events as the operator publishes them (the JUnit extension, the console), with test deliveries:
-     * every user_id is required, and, as on the internal endpoint, not checked against the account.
+     * Events as the operator publishes them (the console, {@code POST /sandbox/v1/events}), with test
+     * deliveries: every user_id is required, and, as on the internal endpoint, not checked against the account.
      */
     public List<Event> sendAsOperator(String accountId, List<Item> items, TestDelivery options) {
+        return sendAsOperator(accountId, items, options, null);
+    }
+
+    /** As {@link #sendAsOperator(String, List, TestDelivery)}, with an Idempotency-Key for a single event. */
+    public List<Event> sendAsOperator(String accountId, List<Item> items, TestDelivery options, String idempotencyKey) {
         var v = new Validation();
         for (int i = 0; i < items.size(); i++) {
             Long user = items.get(i).userId();
             v.check(user != null && user > 0, field(items.size() > 1, i, "user_id"), "must be a positive integer");
         }
         v.throwIfInvalid();
-        check(accountId, items, options, null, items.size() > 1, false);
-        return publish(accountId, items, null, options, null);
+        check(accountId, items, options, idempotencyKey, items.size() > 1, false);
+        return publish(accountId, items, null, options, idempotencyKey);
     }
 
     private void check(String accountId, List<Item> items, TestDelivery options, String idempotencyKey, boolean listed, boolean members) {

@@ -16,8 +16,8 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * grant, client authentication, bearer verification, a publish, the delivery outcomes' batches);
  * everything else uses JDBI. Why: for every statement JDBI copies its configuration, and looks up an
  * argument factory per bound value and a column mapper per column read; in the profiles of refresh
- * grants that was 14-18% of the server's CPU (docs/benchmarks-history.md), more than the work of the
- * statements outside the database.
+ * grants and deliveries that cost more than the work of the statements outside the database
+ * (docs/benchmarks-history.md, "Plain JDBC for the hottest statements", "Deliveries' statements as plain JDBC").
  *
  * <p>The statements run on the handle's connection, so in its transaction. A failure is thrown the
  * way JDBI throws it (an UnableToExecuteStatementException caused by the SQLException), so the rules

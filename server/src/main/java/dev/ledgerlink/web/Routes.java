@@ -64,9 +64,12 @@ final class Routes {
 
         // Development mode only: test events with the application's own token (docs/sandbox.md).
         if (devMode) {
-            var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts(), s.deliveries()), bearer);
+            var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts(), s.deliveries()), bearer, operator);
             r.post("/events/account/{account_id}/events/test", testEvents::send);
-            // The sandbox's controls (operator key): fault rules, the request journal, reset.
+            // The sandbox's controls (operator key): what a test otherwise needs the CLI for (tokens, test events
+            // for an account), fault rules, the request journal, reset.
+            r.post("/sandbox/v1/tokens", new SandboxTokensHandler(o.operatorGrant(), operator)::issue);
+            r.post("/sandbox/v1/events", testEvents::sendAsOperator);
             var sandbox = new SandboxHandlers(s.faults(), s.journal(), operator);
             r.post("/sandbox/v1/faults", sandbox::addFault);
             r.get("/sandbox/v1/faults", sandbox::listFaults);

@@ -9,9 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A claim takes the first due deliveries in the order of deliveries_due, read from the index: with a
- * backlog of 300,000 due rows, an H2 claim that sorted them took 313 ms a pass instead of 2. What it
- * took is read back by key.
+ * A claim takes the first due deliveries in the order of deliveries_due, read from the index: an H2
+ * claim that sorted them instead cost a pass more the larger the backlog (docs/benchmarks-history.md,
+ * "Indexes H2 kept twice, and claims and sweeps that sorted"). What it took is read back by key.
  */
 @LedgerlinkTest
 class ClaimQueryPlanTest {

@@ -103,7 +103,8 @@ class DeliverySenderTest {
              DeliverySender with = new DeliverySender(Duration.ofSeconds(5), PublicAddressGate.of(true, java.util.Set.of("app"), PublicAddressGate.SYSTEM),
                      Clock.systemUTC())) {
             AttemptOutcome refused = without.send("http://app:9/hook", request);
-            assertEquals("refused: http to app: must use https (http is allowed only to loopback hosts in development mode)", refused.error());
+            assertEquals("refused: http to app: must use https (http is allowed only to loopback hosts and to "
+                    + "host.docker.internal, host.containers.internal, host.testcontainers.internal in development mode)", refused.error());
             AttemptOutcome tried = with.send("http://app.invalid:9/hook", request);
             assertTrue(tried.error().startsWith("refused: http to app.invalid"), tried.error());
             AttemptOutcome byName = with.send("http://app:9/hook", request);

@@ -213,6 +213,21 @@ class TestDeliveriesTest {
         assertEquals(Set.of("Idempotency-Key"), fields(keyed));
     }
 
+    /** A key the body cannot hold is named, never ignored: the events would otherwise go out in the order given, silently. */
+    @Test
+    void anUnknownTopLevelKeyIsA422NamingIt() {
+        String token = token();
+        var misplaced = fire(token, "{\"events\": [{\"name\": \"invoice.create\"}, {\"name\": \"invoice.update\"}], \"order\": \"reversed\"}");
+        assertEquals(Set.of("order"), fields(misplaced));
+        assertEquals("order is an option of delivery: {\"delivery\": {\"order\": ...}}", misplaced.json().get("message").asText());
+        var typo = fire(token, "{\"name\": \"invoice.create\", \"objectid\": 4, \"x\\u0007\": 1}");
+        assertEquals(Set.of("objectid", "x?"), fields(typo), "named in printable characters");
+        assertTrue(typo.json().get("message").asText().contains("objectid is not a field of a test event; known: delivery, name, object_id, user_id"),
+                typo.body());
+        assertEquals(Set.of("object_id"), fields(fire(token, "{\"events\": [{\"name\": \"invoice.create\"}], \"object_id\": 4}")),
+                "with events, an event's field belongs in each event");
+    }
+
     /** The options are stored with the delivery: every retry is sent the same way. */
     @Test
     void retriesAreSentWithTheSameOptions() {

@@ -93,7 +93,8 @@ class HostileInputTest {
     @Test
     void noGeneratedRequestGetsA5xxAStackTraceOrAnUndocumentedErrorBody() {
         assertTrue(routes.size() >= 10, "the route table was read: " + routes);
-        assertTrue(routes.contains(new Route("POST", "/sandbox/v1/faults")) && routes.contains(new Route("GET", "/sandbox/v1/requests")),
+        assertTrue(routes.contains(new Route("POST", "/sandbox/v1/faults")) && routes.contains(new Route("GET", "/sandbox/v1/requests"))
+                && routes.contains(new Route("POST", "/sandbox/v1/tokens")) && routes.contains(new Route("POST", "/sandbox/v1/events")),
                 "development mode's sandbox routes are probed too: " + routes);
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         IntStream.range(0, REQUESTS).parallel().forEach(i -> {
@@ -166,14 +167,25 @@ class HostileInputTest {
                 "{\"events\": [null, 1, \"x\"]}",
                 "{\"events\": [" + "{\"name\": \"invoice.create\"},".repeat(40) + "{\"name\": \"invoice.create\"}]}",
                 "{\"events\": [{\"name\": \"invoice.create\", \"user_id\": \"' OR 1=1 --\"}]}",
-                "{\"events\": [{\"name\": \"invoice.create\", \"extra\": {}}]}"};
+                "{\"events\": [{\"name\": \"invoice.create\", \"extra\": {}}]}",
+                "{\"events\": [{\"name\": \"invoice.create\"}, {\"name\": \"invoice.update\"}], \"order\": \"reversed\"}",
+                "{\"name\": \"invoice.create\", \"\\u0000\\u202e" + "k".repeat(5000) + "\": 1}"};
         for (String body : bodies) {
-            byte[] b = body.getBytes(StandardCharsets.UTF_8);
-            String raw = "POST " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer " + token
-                    + "\r\nContent-Type: application/json\r\nContent-Length: " + b.length + "\r\n\r\n" + body;
-            Answer a = send(raw.getBytes(StandardCharsets.UTF_8));
-            assertEquals(null, check(new Generated(raw.getBytes(StandardCharsets.UTF_8), "POST", path), a), body);
-            assertEquals(422, a.status(), body + " -> " + a.body());
+            assertEquals(422, sendJson(path, token, body), body);
+        }
+        // The operator's doors: tokens for a user and application, test events for an account.
+        String account = own.account().accountId();
+        for (String body : new String[] {"{\"user\": {\"$ne\": 1}, \"client_id\": \"" + own.app().clientId() + "\"}",
+                "{\"user\": \"" + own.user().email() + "\", \"client_id\": [\"x\"]}",
+                "{\"user\": \"" + own.user().email() + "\", \"client_id\": \"" + own.app().clientId() + "\", \"scope\": \"\\u0000 ' OR 1=1\"}",
+                "{\"user\": \"" + own.user().email() + "\", \"client_id\": \"" + own.app().clientId() + "\", \"password\": \"x\"}"}) {
+            assertEquals(422, sendJson("/sandbox/v1/tokens", OPERATOR_KEY, body), body);
+        }
+        for (String body : new String[] {"{\"account_id\": {\"a\": 1}, \"name\": \"invoice.create\", \"user_id\": 1}",
+                "{\"account_id\": \"" + account + "\", \"name\": \"invoice.create\", \"user_id\": -1}",
+                "{\"account_id\": \"" + account + "\", \"name\": \"invoice.create\", \"user_id\": 1, \"delivery\": {\"copies\": 1e309}}",
+                "{\"account_id\": \"" + account + "\", \"events\": [{\"name\": \"invoice.create\"}], \"order\": \"shuffled\"}"}) {
+            assertEquals(422, sendJson("/sandbox/v1/events", OPERATOR_KEY, body), body);
         }
         for (String body : new String[] {"", "{", "[]", "\u0000", "{\"seed\": \"../../etc/passwd\"}"}) {
             String raw = "POST /sandbox/v1/reset HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer " + OPERATOR_KEY
@@ -183,6 +195,16 @@ class HostileInputTest {
             assertTrue(a.status() == 200 || (a.status() >= 400 && a.status() < 500), a.status() + " " + a.body());
         }
         assertEquals(200, server.http.get("/readyz").status());
+    }
+
+    /** A JSON POST with a bearer, checked as every generated request is; returns its status. */
+    private static int sendJson(String path, String bearer, String body) throws IOException {
+        byte[] b = body.getBytes(StandardCharsets.UTF_8);
+        String raw = "POST " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer " + bearer
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + b.length + "\r\n\r\n" + body;
+        Answer a = send(raw.getBytes(StandardCharsets.UTF_8));
+        assertEquals(null, check(new Generated(raw.getBytes(StandardCharsets.UTF_8), "POST", path), a), body);
+        return a.status();
     }
 
     /**
