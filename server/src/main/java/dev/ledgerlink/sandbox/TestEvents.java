@@ -3,7 +3,6 @@ package dev.ledgerlink.sandbox;
 import dev.ledgerlink.accounts.AccountService;
 import dev.ledgerlink.callbacks.CallbackAccess;
 import dev.ledgerlink.delivery.DeliveryService;
-import dev.ledgerlink.delivery.TestDelivery;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.events.Event;
 import dev.ledgerlink.events.EventCatalog;
@@ -118,9 +117,15 @@ public final class TestEvents {
         return publisher.publishAll(requests, via);
     }
 
+    /**
+     * The queue's fan-out of one test event, first due after the options' delay (and in an ordered
+     * call, held back behind the places before it: TestDelivery#firstDue), with the options stored
+     * beside each delivery in the same transaction.
+     */
     private FanOut fanOut(TestDelivery options, TestDelivery.Place place) {
         return (h, eventId, accountId, name, noun, now) -> {
-            DeliveryService.Queued q = deliveries.fanOutTest(h, eventId, accountId, name, noun, now, options, place);
+            DeliveryService.Queued q = deliveries.fanOutDueAt(h, eventId, accountId, name, noun, now, options.firstDue(now, place));
+            if (q.deliveries() > 0) TestDeliveryStore.add(h, eventId, options, place);
             return new FanOut.Queued(q.deliveries(), q.afterCommit());
         };
     }

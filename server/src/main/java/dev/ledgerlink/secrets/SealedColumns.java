@@ -20,7 +20,9 @@ public final class SealedColumns {
 
     public static final List<SealedColumn> ALL = List.of(
             // callbacks: the verification code, which keys the webhook signatures
-            new SealedColumn("callbacks", "id", "verifier_sealed", "verifier_key"));
+            new SealedColumn("callbacks", "id", "verifier_sealed", "verifier_key"),
+            // oauth: a user's authenticator secret (the second factor at sign-in)
+            new SealedColumn("user_second_factors", "user_id", "totp_secret_sealed", "totp_secret_key"));
 
     private SealedColumns() {}
 }

@@ -1,12 +1,11 @@
 package dev.ledgerlink.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledgerlink.delivery.DeliveryJson;
-import dev.ledgerlink.delivery.TestDelivery;
 import dev.ledgerlink.errors.EchoedInput;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.events.Event;
 import dev.ledgerlink.events.EventJson;
+import dev.ledgerlink.sandbox.TestDelivery;
 import dev.ledgerlink.sandbox.TestEvents;
 import io.javalin.http.Context;
 import java.util.ArrayList;
@@ -63,7 +62,7 @@ final class TestEventHandler {
         Map<String, Object> out = new LinkedHashMap<>();
         if (b.listed()) out.put("events", sent.stream().map(EventJson::of).toList());
         else out.put("event", EventJson.of(sent.getFirst()));
-        out.put("delivery", DeliveryJson.test(b.options()));
+        out.put("delivery", b.options().json());
         ctx.status(202).json(out);
     }
 

@@ -38,12 +38,12 @@ class ClaimQueryPlanTest {
                     q -> q.bind("token", "plan").bindList("ids", List.of(3L, 5L, 8L)));
             if (TestDatabases.postgres()) {
                 Instant now = Instant.now();
-                QueryPlans.assertFoundThrough(h, DeliveryStore.FAN_OUT_LEASED_RETURNING, "callbacks", "-", "callbacks_pkey",
-                        q -> q.bind(0, 3L).bind(1, now).bind(2, now).bind(3, now).bind(4, "plan").bind(5, now)
-                                .bind(6, "acct").bind(7, "invoice").bind(8, "invoice.create").bind(9, "invoice"));
+                QueryPlans.assertFoundThrough(h, DeliveryStore.FAN_OUT_LEASED_RETURNING.text(), "callbacks", "-", "callbacks_pkey",
+                        q -> q.bind("eventId", 3L).bind("leaseUntil", now).bind("now", now).bind("token", "plan")
+                                .bind("accountId", "acct").bind("name", "invoice.create").bind("noun", "invoice"));
             } else {
-                QueryPlans.assertFoundThrough(h, DeliveryStore.LOAD_PUBLISHED, "deliveries", "deliveries_event", "-",
-                        q -> q.bind(0, 3L).bind(1, "plan"));
+                QueryPlans.assertFoundThrough(h, DeliveryStore.LOAD_PUBLISHED.text(), "deliveries", "deliveries_event", "-",
+                        q -> q.bind("eventId", 3L).bind("token", "plan"));
             }
         });
     }

@@ -1,5 +1,7 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.testing.Heavy;
+import dev.ledgerlink.testing.PostgresOnly;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,8 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
  * run again: it resumes), each node restarted with the new key alone. No acknowledged event is lost,
  * every webhook is signed with its callback's code (a value opened with the wrong key would sign with
  * garbage or not at all), and a node with the old key alone is refused afterwards. PostgreSQL pass
- * only (server/pom.xml): nodes sharing a database.
+ * only (testing/PostgresOnly): nodes sharing a database.
  */
+@PostgresOnly
+@Heavy
 class KeyRotationUnderLoadTest {
     private static final String[] NODE = {"delivery.poll-interval=PT0.1S", "delivery.retry-schedule=PT0.5S,PT1S,PT2S", "shutdown.drain=PT1S"};
     /** Callbacks beside the one under load, so the rotation has batches to walk. */

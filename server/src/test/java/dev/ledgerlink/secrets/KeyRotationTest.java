@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.oauth.SecondFactor;
+import dev.ledgerlink.oauth.Totp;
 import dev.ledgerlink.testing.Cli;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.TestDatabases;
@@ -23,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * issue 43 item 4: `secrets rotate-key` on either database. Every sealed value ({@link SealedColumns})
  * is re-sealed with the new key and opens to the same secret; the database's record moves to the new
  * key; a rotation stopped half-way is resumed by running it again, and meanwhile a node must hold both
- * keys. The rotation under delivery load with two nodes and a kill -9 is KeyRotationUnderLoadTest's.
+ * keys; a user's second factor works on after it. The rotation under delivery load with two nodes
+ * and a kill -9 is KeyRotationUnderLoadTest's.
  */
 class KeyRotationTest {
 
@@ -94,6 +97,31 @@ class KeyRotationTest {
     }
 
     @Test
+    void aSecondFactorEnrolledBeforeTheRotationStillAcceptsItsAuthenticatorsCodesAfterIt() {
+        TestDatabases.TestDb db = TestDatabases.fresh();
+        String oldKey = TestServer.keyOf(db);
+        String newKey = SecretBox.newKeyBase64();
+        long userId;
+        byte[] secret;
+        try (TestServer server = TestServer.start(db, s -> s)) {
+            Fixtures f = Fixtures.create(server);
+            userId = f.user().id();
+            var factor = server.services().oauth().secondFactor();
+            secret = Totp.fromBase32(factor.begin(f.user()).orElseThrow().secret());
+            var confirmed = factor.confirm(userId, Totp.codeAt(secret, realStep()), "127.0.0.1");
+            assertFalse(confirmed.recoveryCodes().isEmpty(), "enrolled: " + confirmed.check());
+        }
+        Cli.Result rotated = new Cli(db).run("secrets", "rotate-key", "--json", "--set", "secrets.key=" + newKey, "--set", "secrets.previous-key=" + oldKey);
+        assertEquals(0, rotated.exitCode(), rotated.err());
+        assertEquals(1, rotated.json().at("/resealed/user_second_factors.totp_secret_sealed").asInt(), rotated.out());
+        try (TestServer server = TestServer.start(db, s -> s.set(Setting.SECRETS_KEY, newKey))) {
+            String next = Totp.codeAt(secret, realStep() + 1);
+            var check = server.services().oauth().secondFactor().verify(userId, next, "127.0.0.1");
+            assertTrue(check instanceof SecondFactor.Accepted, "the authenticator's code is accepted with the new key alone: " + check);
+        }
+    }
+
+    @Test
     void aRotationWithoutTheDatabasesKeyAsThePreviousOneChangesNothing() {
         TestDatabases.TestDb db = TestDatabases.fresh();
         try (TestServer server = TestServer.start(db, s -> s)) {
@@ -123,6 +151,11 @@ class KeyRotationTest {
                 assertEquals(1, keyColumns, c + " has no key column " + c.keyColumn());
             }
         }
+    }
+
+    /** The authenticator's 30-second step now: the second factor reads real time (RFC 6238). */
+    private static long realStep() {
+        return java.time.Instant.now().getEpochSecond() / Totp.STEP.toSeconds();
     }
 
     /** Each sealed code of the callbacks, opened with {@code ring}. */

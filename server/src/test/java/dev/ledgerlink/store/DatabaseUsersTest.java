@@ -1,5 +1,6 @@
 package dev.ledgerlink.store;
 
+import dev.ledgerlink.testing.PostgresOnly;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,8 +28,9 @@ import org.junit.jupiter.api.Test;
  * issue 43 item 1: the two PostgreSQL users of docs/operations.md "Database users", made with
  * deploy/postgres/grants.sql as it is: the migrating user applies the migrations, the serving user
  * (DML only) cannot, and serves normally: callbacks registered and verified, events published and
- * delivered signed, refresh grants, the retention sweep. PostgreSQL pass only (server/pom.xml).
+ * delivered signed, refresh grants, the retention sweep. PostgreSQL pass only (testing/PostgresOnly).
  */
+@PostgresOnly
 class DatabaseUsersTest {
     private static final Path GRANTS = Path.of("..", "deploy", "postgres", "grants.sql");
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.config.Setting;
-import dev.ledgerlink.delivery.ServerProcess;
 import dev.ledgerlink.testing.Cli;
 import dev.ledgerlink.testing.Eventually;
 import dev.ledgerlink.testing.TestDatabases;
@@ -81,7 +80,7 @@ class SchemaStepTest {
         Cli cli = new Cli(TestDatabases.fresh());
         assertEquals(0, cli.run("db", "migrate", "--target", PREVIOUS_RELEASE_SCHEMA).exitCode());
         List<String> pending = names(cli.run("db", "status", "--json").json().get("pending"));
-        int management = ServerProcess.freePort();
+        int management = freePort();
         CompletableFuture<TestServer> starting = CompletableFuture.supplyAsync(() -> TestServer.start(cli.db(),
                 s -> s.set(Setting.DB_MIGRATE, "never").set(Setting.MANAGEMENT_PORT, Integer.toString(management))));
         try (HttpClient http = HttpClient.newHttpClient()) {
@@ -135,6 +134,15 @@ class SchemaStepTest {
 
     private static List<String> names(JsonNode array) {
         return StreamSupport.stream(array.spliterator(), false).map(JsonNode::asText).toList();
+    }
+
+    /** A port free at this moment (a management port the test polls before the server has started). */
+    static int freePort() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** The answer, or null while the port is not open yet. */

@@ -1,11 +1,11 @@
 package dev.ledgerlink.store;
 
+import dev.ledgerlink.testing.PostgresOnly;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.config.Setting;
-import dev.ledgerlink.delivery.ServerProcess;
 import dev.ledgerlink.testing.Cli;
 import dev.ledgerlink.testing.Eventually;
 import dev.ledgerlink.testing.TestDatabases;
@@ -24,16 +24,17 @@ import org.junit.jupiter.api.Test;
  * issue 43 item 2: start-up that probes can see. A migration held up (here by a lock on the table it
  * alters, as a long migration or a busy table holds it up in production) runs while the management
  * port already answers: /healthz 200, so liveness never kills the pod mid-way, and /readyz 503 naming
- * the migration ("migrating V41 of V43"). PostgreSQL pass only (server/pom.xml): its DDL waits for
+ * the migration ("migrating V41 of V43"). PostgreSQL pass only (testing/PostgresOnly): its DDL waits for
  * the lock, which is what holds the migration for as long as the test needs.
  */
+@PostgresOnly
 class StartupProbesTest {
 
     @Test
     void theManagementPortAnswersThroughAMigrationNamingItAndTurnsReadyWhenItIsDone() throws Exception {
         TestDatabases.TestDb db = TestDatabases.freshPostgres();
         assertEquals(0, new Cli(db).run("db", "migrate", "--target", SchemaStepTest.PREVIOUS_RELEASE_SCHEMA).exitCode());
-        int management = ServerProcess.freePort();
+        int management = SchemaStepTest.freePort();
         AtomicReference<CompletableFuture<TestServer>> starting = new AtomicReference<>();
         try (Connection blocker = DriverManager.getConnection(db.url(), db.user(), db.password());
              HttpClient http = HttpClient.newHttpClient()) {

@@ -1,5 +1,7 @@
 package dev.ledgerlink.store;
 
+import dev.ledgerlink.testing.Heavy;
+import dev.ledgerlink.testing.PostgresOnly;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -44,8 +46,10 @@ import org.junit.jupiter.api.io.TempDir;
  * <li>Every acknowledged event is delivered, no refresh chain broke, every answer was a 2xx, the
  *     documented drain 503 with Retry-After, or a refused connection while a port was closed.
  * </ol>
- * PostgreSQL pass only (server/pom.xml): the nodes of a rolling upgrade share PostgreSQL.
+ * PostgreSQL pass only (testing/PostgresOnly): the nodes of a rolling upgrade share PostgreSQL.
  */
+@PostgresOnly
+@Heavy
 class UpgradeTest {
     private static final String ACCOUNT = "UPG01";
     private static final String CLIENT_ID = "upgradeapp01";
