@@ -6,7 +6,7 @@ import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.config.Settings;
-import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.secrets.KeyRing;
 import dev.ledgerlink.store.ServiceClock;
 import org.jdbi.v3.core.Jdbi;
 
@@ -32,7 +32,7 @@ public record OAuthServer(
 
     /** {@code clock} is the service clock (the sandbox's in development mode); second-factor codes are checked against its real time. */
     public static OAuthServer create(Settings settings, ServiceClock clock, Jdbi jdbi, TokenService tokens,
-                                     UserService users, ApplicationService applications, SecretBox secrets, OperatorNotices notices,
+                                     UserService users, ApplicationService applications, KeyRing secrets, OperatorNotices notices,
                                      AuditLog audit) {
         var throttle = new LoginThrottle(jdbi, clock, settings.integer(Setting.LOGIN_MAX_FAILURES), settings.duration(Setting.LOGIN_THROTTLE_WINDOW));
         var consents = new Consents(jdbi, clock);

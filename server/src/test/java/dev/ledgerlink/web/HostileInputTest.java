@@ -67,6 +67,9 @@ class HostileInputTest {
     private static List<Route> routes;
     private static String sessionCookie;
     private static String csrfToken;
+    /** The fixture user signed in on the account page: its routes and JSON API are probed with a real session too. */
+    private static String accountCookie;
+    private static String accountCsrf;
 
     private record Route(String method, String path) {}
 
@@ -88,6 +91,14 @@ class HostileInputTest {
         sessionCookie = setCookie == null ? "ll_session=none" : setCookie.split(";")[0];
         Matcher csrf = Pattern.compile("name=\"csrf_token\" value=\"([^\"]+)\"").matcher(page.body());
         csrfToken = csrf.find() ? csrf.group(1) : "none";
+        try (var user = new dev.ledgerlink.oauth.BrowserSession(server.baseUrl())) {
+            user.get("/oauth/account");
+            user.logIn(fixture.user().email(), fixture.password());
+            assertEquals(303, user.last.status(), user.last.body());
+            accountCookie = "ledgerlink_session=" + user.cookies().getCookieStore().getCookies().stream()
+                    .filter(c -> c.getName().equals("ledgerlink_session")).findFirst().orElseThrow().getValue();
+            accountCsrf = user.api("GET", "/oauth/account/api/connected-apps").json().get("csrf_token").asText();
+        }
     }
 
     @Test
@@ -278,7 +289,9 @@ class HostileInputTest {
         headers.add("Connection: close");
         authorization(r, path).ifPresent(headers::add);
         if (r.nextInt(3) == 0) headers.add("Api-Version: " + (r.nextBoolean() ? "alpha" : value(r)));
-        if (r.nextInt(3) == 0) headers.add("Cookie: " + (r.nextBoolean() ? sessionCookie : "ll_session=" + value(r)));
+        boolean account = path.startsWith("/oauth/account");
+        if (r.nextInt(3) == 0) headers.add("Cookie: " + (r.nextBoolean() ? (account && r.nextBoolean() ? accountCookie : sessionCookie) : "ll_session=" + value(r)));
+        if (account && r.nextInt(3) == 0) headers.add("X-CSRF-Token: " + (r.nextBoolean() ? accountCsrf : value(r)));
         if (r.nextInt(4) == 0) headers.add("Idempotency-Key: " + value(r));
         if (r.nextInt(6) == 0) headers.add("X-Request-Id: " + value(r));
         if (r.nextInt(40) == 0) headers.add("X-Huge: " + "h".repeat(8200 + r.nextInt(2000)));
@@ -382,8 +395,9 @@ class HostileInputTest {
                     + "&redirect_uri=" + encodeLoosely(r, value(r)) + (r.nextBoolean() ? "&client_id=" + fixture.app().clientId() : "")
                     + (r.nextBoolean() ? "&client_secret=" + fixture.clientSecret() : "") + (r.nextInt(4) == 0 ? "&grant_type=x" : "");
             case 5 -> "token=" + encodeLoosely(r, value(r)) + "&token_type_hint=" + encodeLoosely(r, value(r));
-            case 6 -> "csrf_token=" + (r.nextBoolean() ? csrfToken : value(r)) + "&action=" + pick(r, new String[] {"login", "authorize", "deny", "x"})
-                    + "&email=" + encodeLoosely(r, value(r)) + "&password=" + encodeLoosely(r, value(r));
+            case 6 -> "csrf_token=" + (r.nextBoolean() ? (r.nextBoolean() ? accountCsrf : csrfToken) : value(r))
+                    + "&action=" + pick(r, new String[] {"login", "second_factor", "authorize", "deny", "x"})
+                    + "&email=" + encodeLoosely(r, value(r)) + "&password=" + encodeLoosely(r, value(r)) + "&code=" + encodeLoosely(r, value(r));
             case 7 -> "[".repeat(r.nextInt(2000)) + "]".repeat(r.nextInt(2000));
             case 8 -> "{\"a\":" + "\"" + "x".repeat(r.nextInt(4) == 0 ? 1_100_000 : 70_000) + "\"}";
             case 9 -> "{\"callback\": {\"event\": \"invoice.create\", \"uri\": \"https://example.com/h\"}, \"callback\": 1}";

@@ -1,4 +1,4 @@
-package dev.ledgerlink.junit;
+package dev.ledgerlink.client.sandbox;
 
 import java.io.IOException;
 import java.net.CookieManager;
@@ -22,18 +22,18 @@ final class AuthorizationPageDriver {
     private static final Pattern CSRF = Pattern.compile("name=\"csrf_token\" value=\"([^\"]+)\"");
     private static final Pattern ALERT = Pattern.compile("<p class=\"alert\"[^>]*>([^<]*)</p>");
 
-    private final String baseUrl;
+    private final String authorizationEndpoint;
     private final HttpClient http = HttpClient.newBuilder()
             .cookieHandler(new CookieManager(null, CookiePolicy.ACCEPT_ALL))
             .followRedirects(HttpClient.Redirect.NEVER)
             .build();
 
-    AuthorizationPageDriver(String baseUrl) {
-        this.baseUrl = baseUrl;
+    AuthorizationPageDriver(String authorizationEndpoint) {
+        this.authorizationEndpoint = authorizationEndpoint;
     }
 
     String code(String email, String password, String clientId, String redirectUri) {
-        String page = baseUrl + "/oauth/authorize?response_type=code&client_id=" + enc(clientId) + "&redirect_uri=" + enc(redirectUri)
+        String page = authorizationEndpoint + "?response_type=code&client_id=" + enc(clientId) + "&redirect_uri=" + enc(redirectUri)
                 + "&state=sandbox";
         HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(page)).GET());
         r = post(page, "action=login&csrf_token=" + enc(csrf(r)) + "&email=" + enc(email) + "&password=" + enc(password));
