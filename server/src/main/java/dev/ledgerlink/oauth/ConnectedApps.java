@@ -24,8 +24,10 @@ import org.jdbi.v3.core.Jdbi;
  *
  * <p>Disconnecting ends every authorization of the pair at once (each grant's refresh and access
  * tokens, as revoking the grant does), forgets the consent (the next authorization asks again),
- * expires the codes issued and not yet exchanged, and is written to the audit trail. It runs under
- * the pair's slot lock, so no new authorization of the pair interleaves with it. A refresh that
+ * revokes the codes issued and not yet exchanged, and is written to the audit trail. It runs under
+ * the pair's lock (TokenService.lockPair), as every new authorization and code exchange of the pair
+ * does from before it uses its code: an exchange either commits first, and its tokens are revoked
+ * here, or waits, and then finds its code revoked (AuthorizationCodeGrant). A refresh that
  * used its token just before the revocation reached the token's row commits its successor unseen by
  * the revocation's statement: the tokens of the pair's grants are revoked once more after the
  * commit, when that successor is visible (any later refresh finds its token revoked).
@@ -116,15 +118,10 @@ public final class ConnectedApps {
         if (find(userId, app.clientId()).isEmpty()) throw notConnected(idOrClientId);
         int revoked = jdbi.inTransaction(h -> {
             Instant now = tokens.now();
-            GrantStore grants = h.attach(GrantStore.class);
-            grants.ensureSlot(userId, app.id(), now);
-            grants.lockSlot(userId, app.id(), now);   // new authorizations of the pair wait for this one
+            tokens.lockPair(h, userId, app.id(), now);   // new authorizations and code exchanges of the pair wait for this one
             h.createUpdate("delete from oauth_consent_scopes where user_id = :userId and application_id = :applicationId")
                     .bind("userId", userId).bind("applicationId", app.id()).execute();
-            h.createUpdate("""
-                            update oauth_authorization_codes set expires_at = :now
-                            where user_id = :userId and application_id = :applicationId and used_at is null and expires_at > :now""")
-                    .bind("userId", userId).bind("applicationId", app.id()).bind("now", now).execute();
+            h.attach(AuthorizationCodeStore.class).revokeUnused(userId, app.id(), now);
             return revokeAll(h, userId, app.id());
         });
         revoked += jdbi.inTransaction(h -> revokeAll(h, userId, app.id()));

@@ -77,11 +77,26 @@ public final class TokenService implements AccessTokenVerifier {
 
     /** Inside the caller's transaction: a new grant, older refresh tokens of the pair superseded, a new pair. */
     TokenPair issueForNewGrant(Handle h, long userId, long applicationId, Set<String> scopes, Long codeId) {
-        GrantStore store = h.attach(GrantStore.class);
         Instant now = now();
-        String scopeString = Scopes.join(scopes);
+        lockPair(h, userId, applicationId, now);
+        return issueForLockedPair(h, userId, applicationId, scopes, codeId, now);
+    }
+
+    /**
+     * Takes the (user, application) slot's row lock until the caller's transaction ends (creating the
+     * slot the first time): new authorizations of the pair, code exchanges and disconnects
+     * (ConnectedApps) run one at a time. Refreshes never take it.
+     */
+    void lockPair(Handle h, long userId, long applicationId, Instant now) {
+        GrantStore store = h.attach(GrantStore.class);
         store.ensureSlot(userId, applicationId, now);
         store.lockSlot(userId, applicationId, now);
+    }
+
+    /** {@link #issueForNewGrant} once the caller holds the pair's lock ({@link #lockPair}, in the same transaction). */
+    TokenPair issueForLockedPair(Handle h, long userId, long applicationId, Set<String> scopes, Long codeId, Instant now) {
+        GrantStore store = h.attach(GrantStore.class);
+        String scopeString = Scopes.join(scopes);
         // A refresh of the superseded grant racing with us may still commit a successor; it is born in
         // a superseded grant, so not live: refreshes never take the slot lock, nor a lock on the grant.
         store.supersedeLiveGrant(userId, applicationId, now);

@@ -13,8 +13,13 @@ import dev.ledgerlink.testing.ServerCli;
 import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -100,14 +105,92 @@ class ConnectedAppsTest {
         assertEquals(404, twice.status(), "no longer connected: " + twice.body());
     }
 
+    /**
+     * A code issued before the disconnect is revoked, not merely expired: refused also by a node whose
+     * clock is behind the one that disconnected (here the same server, its clock set back five minutes).
+     */
     @Test
-    void aCodeIssuedBeforeTheDisconnectCannotBeExchangedAfterIt(Fixtures f) {
+    void aCodeIssuedBeforeTheDisconnectCannotBeExchangedAfterItWhateverTheClock(Fixtures f) {
         authorized(f);
         String code = OAuthFlows.code(server, f);   // consent remembered: straight back with a code
         BrowserSession b = signedIn(f);
         String csrf = b.api("GET", API).json().get("csrf_token").asText();
-        assertEquals(200, b.api("DELETE", API + "/" + f.app().clientId(), "X-CSRF-Token", csrf).status());
-        OAuthFlows.assertOAuthError(OAuthFlows.exchange(server, f, code), 400, "invalid_grant");
+        server.clock.advance(java.time.Duration.ofMinutes(5));
+        try {
+            assertEquals(200, b.api("DELETE", API + "/" + f.app().clientId(), "X-CSRF-Token", csrf).status());
+        } finally {
+            server.clock.advance(java.time.Duration.ofMinutes(-5));
+        }
+        TestHttp.Response refused = OAuthFlows.exchange(server, f, code);
+        OAuthFlows.assertOAuthError(refused, 400, "invalid_grant");
+        assertTrue(refused.json().get("error_description").asText().matches("authorization code was revoked at .*: the user disconnected the application"),
+                refused.body());
+    }
+
+    /**
+     * A disconnect racing many exchanges of the pair's codes (each code its own, issued before the race):
+     * whichever way each exchange and the disconnect interleave, every exchange is answered 200 or
+     * invalid_grant and no token any of them got is live once all have answered. An exchange that passed
+     * its code check before the disconnect committed must not finish after it with tokens the
+     * disconnect never saw. Several rounds, each a new pair, to make the interleavings likely.
+     */
+    @Test
+    void noTokenOfACodeExchangeRacingADisconnectStaysLive() throws Exception {
+        int exchanges = 12;
+        for (int round = 0; round < 6; round++) {
+            Fixtures g = Fixtures.create(server);
+            BrowserSession browser = server.closeFirst(new BrowserSession(server.baseUrl()));
+            browser.get(OAuthFlows.authorizeUrl(g, Map.of("state", "s0")));
+            browser.logIn(g.user().email(), g.password());
+            browser.authorize();   // the consent: the pair is connected
+            List<String> codes = new ArrayList<>();
+            while (true) {
+                codes.add(browser.redirectParams().get("code"));   // back to the application with a code
+                if (codes.size() == exchanges) break;
+                browser.get(OAuthFlows.authorizeUrl(g, Map.of("state", "s" + codes.size())));   // signed in, consent remembered
+            }
+            String disconnect = "/internal/v1/admin/users/" + g.user().id() + "/connected-apps/" + g.app().clientId() + "/disconnect";
+
+            CountDownLatch ready = new CountDownLatch(exchanges + 1);
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<TestHttp.Response>> answers = new ArrayList<>();
+            Future<TestHttp.Response> disconnected;
+            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (String code : codes) {
+                    answers.add(pool.submit(() -> {
+                        ready.countDown();
+                        go.await();
+                        return OAuthFlows.exchange(server, g, code);
+                    }));
+                }
+                disconnected = pool.submit(() -> {
+                    ready.countDown();
+                    go.await();
+                    return server.http.postJson(disconnect, "", "Authorization", "Bearer " + KEY);
+                });
+                ready.await();
+                go.countDown();
+            }
+            assertEquals(200, disconnected.get().status(), disconnected.get().body());
+            List<JsonNode> issued = new ArrayList<>();
+            for (Future<TestHttp.Response> a : answers) {
+                TestHttp.Response r = a.get();
+                if (r.status() == 200) {
+                    issued.add(r.json());
+                } else {
+                    OAuthFlows.assertOAuthError(r, 400, "invalid_grant");
+                }
+            }
+            for (JsonNode t : issued) {
+                assertEquals(401, OAuthFlows.apiStatus(server, t.get("access_token").asText()), "round " + round + ": an access token stayed live");
+                OAuthFlows.assertOAuthError(OAuthFlows.refresh(server, g, t.get("refresh_token").asText()), 400, "invalid_grant");
+            }
+            assertEquals(0, server.services().tokens().liveRefreshTokens(g.user().id(), g.app().id()), "round " + round);
+            long liveAccess = server.services().database().jdbi().withHandle(h -> h.createQuery("""
+                            select count(*) from oauth_access_tokens where user_id = :user and application_id = :app and revoked_at is null""")
+                    .bind("user", g.user().id()).bind("app", g.app().id()).mapTo(Long.class).one());
+            assertEquals(0, liveAccess, "round " + round + ": access tokens of the pair not revoked");
+        }
     }
 
     @Test
