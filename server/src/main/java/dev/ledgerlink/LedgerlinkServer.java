@@ -12,6 +12,7 @@ import dev.ledgerlink.retention.RetentionWorker;
 import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.store.ConnectionBudget;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.store.Restores;
 import dev.ledgerlink.tracing.Tracing;
 import dev.ledgerlink.delivery.DeliveryEngine;
 import dev.ledgerlink.web.Draining;
@@ -106,6 +107,8 @@ public final class LedgerlinkServer implements AutoCloseable {
             ConnectionBudget.read(db, settings.integer(Setting.DB_POOL_SIZE)).filter(r -> !r.fits()).ifPresent(r -> LOG.warn(r.warning()));
             readiness.hold("starting the services");
             Services services = Services.withDeliveryEngine(settings, clock, resolver, db, metrics, tracing, readiness);
+            // Once the keys are checked: a node refused for its key has not started on the database, and says nothing of it.
+            Restores.announce(db, clock.instant()).ifPresent(r -> LOG.warn("started on a restored database: {}", r.describe()));
             services.deliveryEngine().ifPresent(e -> workers.add(0, e));   // stops last
             workers.add(services.journal());   // writes its last queued entries once the web server has stopped
             if (settings.get(Setting.BASE_URL).isBlank() && !settings.flag(Setting.DEV)) {
