@@ -145,7 +145,7 @@ class KubernetesTest {
             var apps = Servers.get(base + "/internal/v1/admin/applications", operatorKey);
             assertEquals(200, apps.statusCode(), "the operator key from the Secret: " + apps.body());
             String pod = Podman.ok("ps", "--format", "{{.Names}}", "--filter", "pod=" + name + "-pod-0").lines()
-                    .filter(n -> !n.contains("infra")).findFirst().orElseThrow();
+                    .filter(n -> !n.contains("infra") && !n.endsWith("-migrate")).findFirst().orElseThrow();
             assertTrue(Podman.logs(pod).contains("database postgresql"), "on the external PostgreSQL");
             assertTrue(Podman.logs(pod).contains("this node applies no migration (db.migrate=never)"), Podman.logs(pod));
             String init = Podman.ok("ps", "--all", "--format", "{{.Names}}", "--filter", "pod=" + name + "-pod-0").lines()
