@@ -21,7 +21,6 @@ import dev.ledgerlink.delivery.HandOff;
 import dev.ledgerlink.delivery.Recovery;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.OAuthServer;
-import dev.ledgerlink.oauth.RotationBatches;
 import dev.ledgerlink.oauth.TokenFormat;
 import dev.ledgerlink.oauth.TokenService;
 import dev.ledgerlink.events.EventPublisher;
@@ -117,7 +116,7 @@ public record Services(
         var accounts = new AccountService(jdbi, clock);
         var applications = new ApplicationService(jdbi, clock, devMode, audit, settings.duration(Setting.CLIENT_CACHE_TTL));
         var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL), TokenFormat.load(jdbi),
-                database.closing(new RotationBatches(jdbi)));
+                TokenService.rotations(database));
         var notices = NotificationSettings.from(settings).isPresent() ? OperatorNotices.on() : OperatorNotices.off();
         var order = new DeliveryOrder(settings.duration(Setting.DELIVERY_LEASE));
         var callbackQueue = new CallbackDeliveries(order);
@@ -142,7 +141,7 @@ public record Services(
                     accounts,
                     applications,
                     tokens,
-                    OAuthServer.create(settings, clock, jdbi, database.dialect(), database.groupCommit(), tokens, users, applications, keys, notices, audit),
+                    OAuthServer.create(settings, clock, jdbi, tokens, users, applications, keys, notices, audit),
                     keys,
                     deliveries,
                     deliveryReads,

@@ -16,8 +16,8 @@ import java.util.TreeSet;
  */
 public final class StartupChecks {
     /** LEDGERLINK_* variables that belong to the launcher, the scripts or the test suite, not to a setting. */
-    private static final Set<String> NOT_SETTINGS = Set.of("LEDGERLINK_JAVA_OPTS", "LEDGERLINK_HOME", "LEDGERLINK_CONFIG",
-            "LEDGERLINK_LOG_LEVEL", "LEDGERLINK_TEST_PG_URL", "LEDGERLINK_TEST_PG_USER", "LEDGERLINK_BENCH_BUILD",
+    private static final Set<String> NOT_SETTINGS = Set.of("LEDGERLINK_JAVA_OPTS", "LEDGERLINK_JAVA_OPTS_APPEND", "LEDGERLINK_IN_CONTAINER",
+            "LEDGERLINK_HOME", "LEDGERLINK_CONFIG", "LEDGERLINK_LOG_LEVEL", "LEDGERLINK_TEST_PG_URL", "LEDGERLINK_TEST_PG_USER", "LEDGERLINK_BENCH_BUILD",
             "LEDGERLINK_BENCH_PG_URL", "LEDGERLINK_BENCH_PG_USER");
 
     /**

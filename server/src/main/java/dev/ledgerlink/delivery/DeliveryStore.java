@@ -348,7 +348,7 @@ final class DeliveryStore {
      */
     static Published fanOutLeased(Handle h, Database.Dialect dialect, long eventId, String accountId, String name, String noun,
                                   Instant now, String token, Instant leaseUntil) {
-        PlainJdbc.NamedBinder insert = p -> receivers(p, accountId, name, noun)
+        PlainJdbc.Binder insert = p -> receivers(p, accountId, name, noun)
                 .set("eventId", eventId).set("leaseUntil", leaseUntil).set("now", now).set("token", token);
         if (dialect == Database.Dialect.POSTGRESQL) {
             // Every inserted row comes back; those of a callback that does not send now were inserted

@@ -30,8 +30,8 @@ public final class Grants {
     public record Grant(long id, long userId, long applicationId, String scopes, Instant createdAt, boolean active) {}
 
     /** Grant g still has a live refresh token (TokenService: the token and its grant are both live) or access token. */
-    static final String HAS_LIVE_TOKEN = "(" + RefreshLiveness.GRANT_LIVE
-            + " and exists (select 1 from oauth_refresh_tokens r where r.grant_id = g.id and " + RefreshLiveness.TOKEN_LIVE + "))" + """
+    static final String HAS_LIVE_TOKEN = "(" + RefreshTokenGrant.GRANT_LIVE
+            + " and exists (select 1 from oauth_refresh_tokens r where r.grant_id = g.id and " + RefreshTokenGrant.TOKEN_LIVE + "))" + """
 
              or exists (select 1 from oauth_access_tokens a where a.grant_id = g.id
                                 and a.revoked_at is null and a.expires_at > :now)""";
@@ -66,7 +66,7 @@ public final class Grants {
     /** Refresh token r is the live one of pair s: live itself, in the pair's grant not superseded. */
     private static final String LIVE_REFRESH = """
             r.grant_id in (select g.id from oauth_grants g where g.user_id = s.user_id and g.application_id = s.application_id
-                             and\s""" + RefreshLiveness.GRANT_LIVE + ") and " + RefreshLiveness.TOKEN_LIVE;
+                             and\s""" + RefreshTokenGrant.GRANT_LIVE + ") and " + RefreshTokenGrant.TOKEN_LIVE;
     private static final String GRANTS_OF_PAIR = "select g.id from oauth_grants g where g.user_id = s.user_id and g.application_id = s.application_id";
 
     private static final String LIST = """

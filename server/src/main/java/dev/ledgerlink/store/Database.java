@@ -63,7 +63,7 @@ public final class Database implements AutoCloseable {
         this.groupCommit = new GroupCommit(jdbi);
         boolean h2File = JdbcUrls.h2DataFile(dataSource.getJdbcUrl()).isPresent();
         this.housekeeping = h2File ? H2Housekeeping.start(dataSource, diskFull::observe, metrics) : null;
-        if (h2File) H2CommitFix.checkOnOpen();
+        if (h2File) H2CommitFix.reportOnFileOpen();
     }
 
     /** Opens the pool and brings the schema up to date (the CLI's commands and tests; a server runs its own schema step). */
@@ -87,6 +87,8 @@ public final class Database implements AutoCloseable {
         Dialect dialect = JdbcUrls.dialect(jdbcUrl);
         String login = userOrDefault(user, dialect);
         DiskFull diskFull = new DiskFull(describe(jdbcUrl, dialect), metrics, System::nanoTime);
+        // Before H2 runs a commit (the crash repair's included): H2 loads its commit class at its first.
+        if (dialect == Dialect.H2) H2CommitFix.install();
         Runnable release = dialect == Dialect.H2 ? H2CrashRepair.beforeOpen(jdbcUrl, login, password == null ? "" : password) : () -> {};
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
@@ -201,7 +203,7 @@ public final class Database implements AutoCloseable {
 
     /**
      * Closes {@code resource} with the database, before its pool: a user of the pool with work in
-     * flight (the refresh rotations' batcher, oauth/RotationBatches) finishes it first.
+     * flight (PostgreSQL's refresh rotations, GroupedWrites) finishes it first.
      */
     public <C extends AutoCloseable> C closing(C resource) {
         closing.push(resource);

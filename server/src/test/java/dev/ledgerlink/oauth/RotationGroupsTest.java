@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.ledgerlink.store.DatabaseUnavailable;
+import dev.ledgerlink.store.GroupedWrites;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.LedgerlinkTest;
@@ -34,28 +35,29 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * PostgreSQL's refresh rotations of concurrent grants in one statement (the PostgreSQL pass only:
- * on H2 refresh grants share commits through store/GroupCommit, and the statement is PostgreSQL's).
+ * PostgreSQL's refresh rotations of concurrent grants in one statement (store/GroupedWrites running
+ * TokenStore.ROTATIONS; the PostgreSQL pass only: on H2 refresh grants share commits through
+ * store/GroupCommit, and the statement is PostgreSQL's).
  * Each test first holds the writers on rows it has locked, so what it submits next queues and is
  * taken as one group when it lets them go.
  */
 @LedgerlinkTest
 @PostgresOnly
 @Heavy
-class RotationBatchesTest {
+class RotationGroupsTest {
     static TestServer server;
 
     /** The server whose database the test uses: the shared one, or one on a cluster of the test's own. */
     private TestServer current;
     private Jdbi jdbi;
-    private RotationBatches batches;
+    private GroupedWrites<TokenStore.Rotation, TokenStore.Rotated> batches;
     private Handle locker;
     private final ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
 
     @BeforeAll
     static void postgresOnly() {
         // The H2 pass does not run this class (@PostgresOnly); this says why when a -Dtest run asks it to.
-        assumeTrue(TestDatabases.postgres(), "RotationBatches is PostgreSQL's: on H2 refresh grants share commits through GroupCommit");
+        assumeTrue(TestDatabases.postgres(), "grouped rotation statements are PostgreSQL's: on H2 refresh grants share commits through GroupCommit");
     }
 
     @BeforeEach
@@ -67,7 +69,7 @@ class RotationBatchesTest {
         if (batches != null) batches.close();
         current = s;
         jdbi = s.services().database().jdbi();
-        batches = new RotationBatches(jdbi);
+        batches = GroupedWrites.postgres(jdbi, "test-rotation", TokenStore.ROTATIONS);
     }
 
     @AfterEach
@@ -136,7 +138,7 @@ class RotationBatchesTest {
     @Test
     void aTokenThatIsNotLiveOrNotThisClientsRotatesNothingAndDoesNotStopTheOthers() throws Exception {
         TokenFormat.Selected used = liveToken();
-        assertTrue(batches.rotate(rotation(used)).isPresent());
+        assertTrue(batches.write(rotation(used)).isPresent());
         TokenStore.Rotation other = rotation(liveToken());
         TokenStore.Rotation anotherClients = new TokenStore.Rotation(other.used(), other.applicationId() + 1_000_000, other.refreshHash(),
                 other.accessHash(), other.now(), other.expiresAt());
@@ -190,7 +192,7 @@ class RotationBatchesTest {
                 Optional<TokenStore.Rotated> rotated = Optional.empty();
                 while (rotated.isEmpty()) {
                     try {
-                        rotated = Optional.of(batches.rotate(rotation(t)).orElseThrow(() -> new AssertionError("token " + t.id() + " is no longer live")));
+                        rotated = Optional.of(batches.write(rotation(t)).orElseThrow(() -> new AssertionError("token " + t.id() + " is no longer live")));
                     } catch (RuntimeException e) {   // the pool's first connections after the restart
                         if (!DatabaseUnavailable.causedBy(e) || System.nanoTime() > end) throw e;
                         Thread.sleep(100);
@@ -216,12 +218,12 @@ class RotationBatchesTest {
                 assertTrue(store.refreshToken(read).isPresent());   // a statement the driver does prepare: the control
             }
             List<String> kept = h.select("select statement from pg_prepared_statements").mapTo(String.class).list();
-            assertTrue(kept.stream().anyMatch(q -> q.contains("join oauth_grants g on g.id = r.grant_id where r.id = $1")),
+            assertTrue(kept.stream().anyMatch(q -> q.contains("join oauth_grants g on g.id = r.grant_id where r.id = $2")),
                     "the token read, run as often on this connection, is kept: " + kept);
             // Each rotation statement is recognised by text of its own; checked against the statements
             // themselves, so that a rewrite of their SQL cannot leave these checks looking for nothing.
-            assertTrue(TokenStore.ROTATE_REFRESH_TOKEN.contains("where r.id = ? and r.token_hash = ?")
-                    && TokenStore.ROTATE_REFRESH_TOKENS.contains("unnest("), "the texts looked for below are in the statements");
+            assertTrue(TokenStore.ROTATE_REFRESH_TOKEN.text().contains("where r.id = :id and r.token_hash = :hash")
+                    && TokenStore.ROTATE_REFRESH_TOKENS.text().contains("unnest("), "the texts looked for below are in the statements");
             assertTrue(kept.stream().noneMatch(q -> q.contains("where r.id = $2 and r.token_hash = $3")), kept.toString());
             assertTrue(kept.stream().noneMatch(q -> q.contains("unnest")), kept.toString());
         }
@@ -245,7 +247,7 @@ class RotationBatchesTest {
 
     private HeldWriters holdWriters() throws Exception {
         List<TokenFormat.Selected> held = new ArrayList<>();
-        for (int i = 0; i < RotationBatches.WRITERS; i++) held.add(liveToken());
+        for (int i = 0; i < GroupedWrites.WRITERS; i++) held.add(liveToken());
         locker = jdbi.open();
         locker.begin();
         for (TokenFormat.Selected t : held) locker.execute("select id from oauth_refresh_tokens where id = ? for update", t.id());
@@ -270,7 +272,7 @@ class RotationBatchesTest {
     }
 
     private Future<Optional<TokenStore.Rotated>> submit(TokenStore.Rotation r) {
-        return callers.submit(() -> batches.rotate(r));
+        return callers.submit(() -> batches.write(r));
     }
 
     /** Waits until {@code n} statements of other sessions wait for a row lock (that many writers held). */

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 @LedgerlinkTest
 @ServerSettings({"delivery.retry-schedule=PT0.2S", "delivery.poll-interval=PT0.1S", "delivery.recover-spacing=PT0.3S"})
-class RecoverTest {
+class RecoverDroppedDeliveriesTest {
     private static final Duration SPACING = Duration.ofMillis(300);
     static TestServer server;
     Fixtures f;

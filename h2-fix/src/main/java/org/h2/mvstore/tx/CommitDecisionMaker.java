@@ -1,19 +1,19 @@
 /*
  * ledgerlink: this file is H2 2.5.252's org.h2.mvstore.tx.CommitDecisionMaker (H2's source, the same
- * bytecode as the class in h2-2.5.252.jar) with one change, marked "ledgerlink:" below. It replaces
- * H2's class in ledgerlink's jar (server/pom.xml excludes H2's own from the shaded jar; in Maven builds
- * this module's classes come before its dependencies).
+ * bytecode as the class in h2-2.5.252.jar) with one change, marked "ledgerlink:" below. Its compiled
+ * class is kept under META-INF/ledgerlink/h2-fix/2.5.252/ of the ledgerlink-h2-fix jar (h2-fix/pom.xml),
+ * where no class loader finds it by name: the server defines it into H2's package at start, before H2
+ * loads its own, and only when the H2 in use is 2.5.252 (dev.ledgerlink.store.H2CommitFix).
  *
  * Why: when a commit removes every row of a B-tree leaf whose parent has one key, H2 2.5.252 puts a
  * copy of the leaf's sibling in the parent's place and never accounts the original sibling as
  * removed. The original page then counts as live forever, and the chunk it is in (typically a few
  * hundred KiB) can neither be rewritten (H2's rewrite finds the page in no tree and gives up) nor
- * freed. Under ledgerlink's load (range deletes: the development journal's trim, the retention
- * sweeper, deliveries leaving their due index) an H2 file gained such chunks without bound
- * (docs/BENCHMARKS.md, "Soak"; docs/benchmarks-history.md, "A page leak in H2's commit"). MVMap's own REMOVE
- * path (MVMap.DecisionMaker.decide) puts the sibling itself in the parent's place; so does this.
- * Test: dev.ledgerlink.store.H2CommitLeakTest. Remove this file when H2 ships the fix; the test says
- * whether the H2 in use needs it.
+ * freed, so an H2 file grows without bound under range deletes (the development journal's trim, the
+ * retention sweeper, deliveries leaving their due index; docs/benchmarks-history.md, "A page leak in
+ * H2's commit"). MVMap's own REMOVE path (MVMap.DecisionMaker.decide) puts the sibling itself in the
+ * parent's place; so does this. Test: dev.ledgerlink.store.H2CommitLeakTest; the report to H2:
+ * docs/h2-commit-leak.md. Remove this module when H2 ships the fix.
  *
  * H2 is dual licensed under the MPL 2.0 and the EPL 1.0 (https://h2database.com/html/license.html);
  * this modified file stays under those licenses, with H2's copyright notice below.
