@@ -63,7 +63,7 @@ public final class Restores {
         return database.jdbi().inTransaction(h -> {
             Optional<Restore> pending = h.createQuery("""
                             select restored_at, backup_point, source, ids_advanced_by from database_restores
-                            where announced_at is null order by id desc fetch first 1 rows only""")
+                            where announced_at is null order by restored_at desc fetch first 1 rows only""")
                     .map((rs, ctx) -> new Restore(TimeMapping.read(rs, "restored_at"), TimeMapping.read(rs, "backup_point"),
                             rs.getString("source"), rs.getLong("ids_advanced_by"))).findOne();
             if (pending.isEmpty()) return Optional.empty();
@@ -74,7 +74,7 @@ public final class Restores {
 
     /** The restores recorded, newest first (db status). */
     public static List<Restore> all(Database database) {
-        return database.jdbi().withHandle(h -> h.createQuery("select restored_at, backup_point, source, ids_advanced_by from database_restores order by id desc")
+        return database.jdbi().withHandle(h -> h.createQuery("select restored_at, backup_point, source, ids_advanced_by from database_restores order by restored_at desc")
                 .map((rs, ctx) -> new Restore(TimeMapping.read(rs, "restored_at"), TimeMapping.read(rs, "backup_point"),
                         rs.getString("source"), rs.getLong("ids_advanced_by"))).list());
     }
