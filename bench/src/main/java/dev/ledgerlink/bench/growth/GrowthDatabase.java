@@ -158,7 +158,7 @@ public final class GrowthDatabase {
         Instant asOf = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         GrowthWorld world = new GrowthWorld(size, asOf, salt);
         // The fill's own connection: on H2 a larger page cache than a server's (the fill writes whole tables).
-        String url = kind == BenchDatabase.Kind.POSTGRES ? pg.url(pgName()) : h2Url() + ";CACHE_SIZE=262144";
+        String url = kind == BenchDatabase.Kind.POSTGRES ? pg.url(pgName()) + "?reWriteBatchedInserts=true" : h2Url() + ";CACHE_SIZE=262144";
         try (Database db = Database.open(url, kind == BenchDatabase.Kind.POSTGRES ? "postgres" : "", "", 2, null)) {
             new GrowthFill(db, world, SecretBox.fromBase64(secretsKey), templates, progress).fill();
             Map<String, Long> counts = db.jdbi().withHandle(GrowthFill::counts);
@@ -182,10 +182,10 @@ public final class GrowthDatabase {
         jdbi.useHandle(h -> {
             OffsetDateTime at = OffsetDateTime.ofInstant(now, ZoneOffset.UTC);
             if (driftMicros > 60_000_000L) {
-                h.createUpdate("update deliveries set next_attempt_at = next_attempt_at + :d * interval '0.000001' second"
+                h.createUpdate("update deliveries set next_attempt_at = next_attempt_at + cast(:d as bigint) * interval '0.000001' second"
                                 + " where state = 'pending' and next_attempt_at <= :now")
                         .bind("d", driftMicros).bind("now", at).execute();
-                h.createUpdate("update callbacks set failing_since = failing_since + :d * interval '0.000001' second"
+                h.createUpdate("update callbacks set failing_since = failing_since + cast(:d as bigint) * interval '0.000001' second"
                                 + " where failing_since is not null and disabled = false")
                         .bind("d", driftMicros).execute();
             }

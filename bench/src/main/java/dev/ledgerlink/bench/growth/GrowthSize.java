@@ -72,7 +72,6 @@ public record GrowthSize(double scale, int hotGrants, int applications, long nor
 
     /** A label for names of the kept database: s1, s0.1, s0.001. */
     public String label() {
-        String s = scale == Math.rint(scale) ? Long.toString((long) scale) : Double.toString(scale);
-        return "s" + s;
+        return "s" + java.math.BigDecimal.valueOf(scale).stripTrailingZeros().toPlainString();
     }
 }
