@@ -8,6 +8,7 @@ import dev.ledgerlink.callbacks.RekeyingLapses;
 import dev.ledgerlink.config.DeliverySettings;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.delivery.DeliveryEngine;
+import dev.ledgerlink.delivery.DeliveryHooks;
 import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retry.RetryRule;
@@ -27,7 +28,8 @@ final class DeliveryEngineWiring {
     private DeliveryEngineWiring() {}
 
     static DeliveryEngine create(Settings s, ServiceClock clock, Database database, SecretBox secretBox, MeterRegistry metrics, Tracing tracing,
-                                OperatorNotices notices, AuditLog audit, PublicAddressGate addressGate, CallbackQueue callbackQueue) {
+                                OperatorNotices notices, AuditLog audit, PublicAddressGate addressGate, CallbackQueue callbackQueue,
+                                DeliveryHooks hooks) {
         DeliverySettings d = DeliverySettings.from(s);
         var config = new DeliveryEngine.Config(
                 new RetryRule(new RetrySchedule(d.retrySchedule())),
@@ -43,8 +45,8 @@ final class DeliveryEngineWiring {
                 userAgent(),
                 s.duration(dev.ledgerlink.config.Setting.SHUTDOWN_GRACE),
                 d.rateLimit(),
-                tracing);
-        DeliveryEngine.allowHostHeaderOfPinnedRequests();   // JVM-wide: before the engine's sender makes its HTTP client
+                tracing,
+                hooks);
         DeliveryEngine engine = new DeliveryEngine(config, database, clock, secretBox, metrics, notices, audit);
         // A move of the sandbox clock may make retries due at once: claim them now, not at the next poll.
         clock.onMove(engine::wake);

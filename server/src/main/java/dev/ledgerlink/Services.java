@@ -14,6 +14,7 @@ import dev.ledgerlink.delivery.CallbackDeliveries;
 import dev.ledgerlink.delivery.DeliveryOrder;
 import dev.ledgerlink.delivery.CallbackHistory;
 import dev.ledgerlink.delivery.DeliveryEngine;
+import dev.ledgerlink.delivery.DeliveryHooks;
 import dev.ledgerlink.delivery.DeliveryReads;
 import dev.ledgerlink.delivery.DeliveryService;
 import dev.ledgerlink.delivery.HandOff;
@@ -33,6 +34,7 @@ import dev.ledgerlink.sandbox.SandboxReset;
 import dev.ledgerlink.retention.RetentionSweeper;
 import dev.ledgerlink.sandbox.Faults;
 import dev.ledgerlink.sandbox.RequestJournal;
+import dev.ledgerlink.sandbox.TestDeliveryHooks;
 import dev.ledgerlink.secrets.PasswordHashMetrics;
 import dev.ledgerlink.secrets.PasswordHasher;
 import dev.ledgerlink.secrets.SecretBox;
@@ -118,14 +120,19 @@ public record Services(
         var notices = NotificationSettings.from(settings).isPresent() ? OperatorNotices.on() : OperatorNotices.off();
         var order = new DeliveryOrder(settings.duration(Setting.DELIVERY_LEASE));
         var callbackQueue = new CallbackDeliveries(order);
+        // Development mode's one seam in the delivery path: its test deliveries, for a development-mode
+        // server, and for the CLI on a database such a server marked as a sandbox (what it lists is marked).
+        boolean sandboxDeliveries = runEngine ? devMode : clock.stored().development();
+        DeliveryHooks hooks = sandboxDeliveries ? new TestDeliveryHooks(jdbi, clock) : DeliveryHooks.NONE;
         Optional<DeliveryEngine> engine = runEngine
-                ? Optional.of(DeliveryEngineWiring.create(settings, clock, database, secretBox, metrics, tracing, notices, audit, addressGate, callbackQueue))
+                ? Optional.of(DeliveryEngineWiring.create(settings, clock, database, secretBox, metrics, tracing, notices, audit, addressGate,
+                        callbackQueue, hooks))
                 : Optional.empty();
         try {
+            var deliveryReads = new DeliveryReads(jdbi, hooks);
             var deliveries = new DeliveryService(jdbi, database.dialect(), clock, new Recovery(
                     settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)),
-                    engine.<HandOff>map(e -> e).orElse(HandOff.NONE), order);
-            var deliveryReads = new DeliveryReads(jdbi);
+                    engine.<HandOff>map(e -> e).orElse(HandOff.NONE), order, deliveryReads);
             var journal = new RequestJournal(jdbi, applications, Math.max(1, settings.integer(Setting.SANDBOX_JOURNAL_SIZE)));
             var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, new CallbackUriRule(addressGate), audit,
                     callbackQueue, deliveries::enqueued);
@@ -134,7 +141,7 @@ public record Services(
                     accounts,
                     applications,
                     tokens,
-                    OAuthServer.create(settings, clock, jdbi, database.dialect(), database.groupCommit(), tokens, users, applications, notices, audit),
+                    OAuthServer.create(settings, clock, jdbi, database.dialect(), database.groupCommit(), tokens, users, applications, secretBox, notices, audit),
                     secretBox,
                     deliveries,
                     deliveryReads,

@@ -10,12 +10,17 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +34,7 @@ class ArchitectureTest {
     private static final String ROOT = "dev.ledgerlink";
     private static final String WIRING = "(wiring)";
     private static final String OUTSIDE = "(not ledgerlink)";
+    private static final String SANDBOX = "sandbox";
 
     /** One line per package. A new package is one more line here and the same line in docs/architecture.md. */
     private static final List<Node> GRAPH = List.of(
@@ -117,6 +123,54 @@ class ArchitectureTest {
         }).should().beFreeOfCycles().check(MAIN);
     }
 
+    /**
+     * Development mode plugs into production code only at seams chosen at wiring (delivery.DeliveryHooks,
+     * the web layer's sandbox route hooks, the sandbox's offset of store.ServiceClock): no foundation
+     * package or capability other than the sandbox imports the sandbox package, whatever the graph's
+     * lines say.
+     */
+    @Test
+    void noProductionPackageDependsOnTheSandbox() {
+        Set<String> violations = new TreeSet<>();
+        for (JavaClass c : MAIN) {
+            String from = node(c);
+            if (!isProduction(from)) continue;
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                if (d.getTargetClass().getPackageName().startsWith(ROOT) && node(d.getTargetClass()).equals(SANDBOX)) {
+                    violations.add(from + " -> sandbox: " + d.getDescription());
+                }
+            }
+        }
+        assertEquals(List.of(), new ArrayList<>(violations), "production code that reaches into development mode");
+    }
+
+    /**
+     * Nor does any statement of theirs name a table of the sandbox's (its test deliveries, faults,
+     * journal, seeds): the claim and send paths of a production server never join or consult them.
+     * The one exception is the clock's: store.ServiceClock reads sandbox_state, whose mark a
+     * production server clears at start, and never its offset outside development mode.
+     */
+    @Test
+    void noProductionStatementNamesATableOfTheSandbox() throws IOException {
+        Pattern sandboxTable = Pattern.compile("\\b(test_deliveries|sandbox_(?!state\\b)[a-z_]+)\\b");
+        Set<String> violations = new TreeSet<>();
+        Path sources = Path.of("src/main/java", ROOT.split("\\."));
+        try (Stream<Path> files = Files.walk(sources)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String pkg = sources.relativize(f.getParent()).toString().replace(f.getFileSystem().getSeparator(), ".");
+                if (pkg.isEmpty() || !isProduction(nodeOfPackage(pkg)) || pkg.equals("store.migration")) continue;
+                var m = sandboxTable.matcher(Files.readString(f));
+                while (m.find()) violations.add(sources.relativize(f) + ": " + m.group());
+            }
+        }
+        assertEquals(List.of(), new ArrayList<>(violations), "production statements naming development mode's tables");
+    }
+
+    /** A foundation package or a capability, other than the sandbox. */
+    private static boolean isProduction(String node) {
+        return !node.equals(SANDBOX) && GRAPH.stream().anyMatch(n -> n.name().equals(node) && n.kind() != Kind.FRONT);
+    }
+
     private static Map<String, Set<String>> allowed() {
         Map<String, Set<String>> out = new LinkedHashMap<>();
         for (Node n : GRAPH) {
@@ -136,7 +190,11 @@ class ArchitectureTest {
         String p = c.getPackageName();
         if (p.equals(ROOT)) return WIRING;
         if (!p.startsWith(ROOT + ".")) return OUTSIDE;
-        String rest = p.substring(ROOT.length() + 1);
+        return nodeOfPackage(p.substring(ROOT.length() + 1));
+    }
+
+    /** As {@link #node}, for a package named below dev.ledgerlink. */
+    private static String nodeOfPackage(String rest) {
         String node = null;
         for (Node n : GRAPH) {
             boolean covers = rest.equals(n.name()) || rest.startsWith(n.name() + ".");

@@ -9,7 +9,7 @@ import dev.ledgerlink.client.Callback;
 import dev.ledgerlink.client.LedgerlinkClient;
 import dev.ledgerlink.client.Notification;
 import dev.ledgerlink.delivery.DeliveryRecord;
-import dev.ledgerlink.delivery.TestDelivery;
+import dev.ledgerlink.sandbox.TestDelivery;
 import dev.ledgerlink.sandbox.TestEvents;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -45,7 +45,17 @@ public final class AuditLog {
         /** A callback was given a new verification code, the key of its signatures (resend, new uri). */
         CALLBACK_CODE_ROTATED("callback.code_rotated"),
         /** An operator issued tokens without a browser (ledgerlink tokens issue, the sandbox). */
-        TOKENS_ISSUED_BY_OPERATOR("tokens.issued_by_operator");
+        TOKENS_ISSUED_BY_OPERATOR("tokens.issued_by_operator"),
+        /** A user (or an operator for them) disconnected an application: its tokens revoked, its consent forgotten. */
+        CONNECTED_APP_DISCONNECTED("connected_app.disconnected"),
+        /** A user enrolled an authenticator: sign-in asks for its code from now on. */
+        SECOND_FACTOR_ENROLLED("second_factor.enrolled"),
+        /** A user turned their second factor off (with a code), or an operator reset it. */
+        SECOND_FACTOR_REMOVED("second_factor.removed"),
+        /** A sign-in was completed with a recovery code instead of the authenticator's (that code is now spent). */
+        RECOVERY_CODE_USED("second_factor.recovery_code_used"),
+        /** A user replaced their recovery codes (the old ones stop working). */
+        RECOVERY_CODES_REPLACED("second_factor.recovery_codes_replaced");
 
         private final String eventName;
 

@@ -19,7 +19,7 @@ import org.jdbi.v3.core.Handle;
  * <li>{@link Effect#HOLD_PENDING}: its pending event deliveries are held (re-keying), not dropped.</li>
  * <li>{@link Effect#RELEASE_HELD}: what was held falls due at once; the engine is woken after the commit.</li>
  * <li>{@link Effect#START_NOTIFICATIONS} and {@link Effect#STOP_NOTIFICATIONS} are what the new
- *     state answers ({@link State#receivesEvents}, {@link State#sends}): the fan-out reads it (a
+ *     state answers ({@link EventReceivers#receives}, {@link EventReceivers#sendsNow}): the fan-out reads it (a
  *     delivery for a callback that receives but does not send is queued held), and the engine reads
  *     it again before each send, so an event delivery queued before the stop is dropped unsent.</li>
  * </ul>

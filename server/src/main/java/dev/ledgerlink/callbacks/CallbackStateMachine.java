@@ -22,24 +22,8 @@ public final class CallbackStateMachine {
          * The API shows it as not verified.
          */
         REKEYING,
-        DISABLED, DELETED;
-
-        /**
-         * Whether the callback receives events: the fan-out gives it a delivery of each event it is
-         * subscribed to. A verified callback does, and so does a re-keying one (its deliveries held);
-         * every callback receives its verification requests, whatever its state.
-         */
-        public boolean receivesEvents() {
-            return this == VERIFIED || this == REKEYING;
-        }
-
-        /**
-         * Whether the engine sends the events it receives now: only a verified callback's. What a
-         * callback receives but does not send (re-keying) is held.
-         */
-        public boolean sends() {
-            return this == VERIFIED;
-        }
+        DISABLED, DELETED
+        // Which of these receive events, and send them now: EventReceivers.
     }
 
     public enum Trigger {

@@ -41,6 +41,7 @@ public final class CallbackUriRule {
         return switch (gate.check(host)) {
             case PublicAddressGate.Exempt exempt -> null;
             case PublicAddressGate.Public checked -> null;
+            case PublicAddressGate.Unchecked unchecked -> null;
             case PublicAddressGate.Unresolved unresolved -> "names a host that does not resolve";
             case PublicAddressGate.NotPublic notPublic -> "must not point at a private, loopback or link-local address";
         };

@@ -7,8 +7,8 @@ import dev.ledgerlink.callbacks.CallbackStateMachine.State;
  * {@code rekeying_since}, disabled winning over the others (a disabled callback keeps whether it had
  * been verified), re-keying being an unverified callback with rekeying_since set, and deleted as the
  * row's absence. The one mapping between those columns and {@link State}: in Java ({@link #of}) and
- * as SQL conditions on a callbacks row (for the fan-out and the operators' filter), so "verified and
- * enabled" is written here only.
+ * as SQL conditions on a callbacks row (the operators' filter, the lapse of re-keying). Which states
+ * receive events, in Java and as the fan-out's SQL, is {@link EventReceivers}'.
  */
 public final class StateColumns {
     private StateColumns() {}
@@ -21,10 +21,6 @@ public final class StateColumns {
     public static final String VERIFIED = "verified = true and disabled = false";
     /** SQL on a callbacks row: {@link State#DISABLED}. */
     public static final String DISABLED = "disabled = true";
-    /** SQL on a callbacks row: its state receives events ({@link State#receivesEvents}); what the fan-out selects. */
-    public static final String RECEIVES_EVENTS = "disabled = false and (verified = true or rekeying_since is not null)";
-    /** SQL on a callbacks row that receives events: its state sends them now ({@link State#sends}); else they are held. */
-    public static final String SENDS = "verified = true";
 
     /** The state of a stored callback. */
     public static State of(boolean verified, boolean disabled, boolean rekeying) {

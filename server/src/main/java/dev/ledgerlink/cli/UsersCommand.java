@@ -2,6 +2,8 @@ package dev.ledgerlink.cli;
 
 import dev.ledgerlink.Services;
 import dev.ledgerlink.accounts.User;
+import dev.ledgerlink.oauth.ConnectedAppJson;
+import dev.ledgerlink.oauth.ConnectedApps;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -13,7 +15,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "users", mixinStandardHelpOptions = true, description = "People who log in on the authorization page.",
-        subcommands = {UsersCommand.Create.class, UsersCommand.ListUsers.class, UsersCommand.SetPassword.class})
+        subcommands = {UsersCommand.Create.class, UsersCommand.ListUsers.class, UsersCommand.SetPassword.class, UsersCommand.ConnectedAppsOf.class,
+                UsersCommand.DisconnectApp.class, UsersCommand.ResetSecondFactor.class})
 final class UsersCommand {
 
     @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a user; prints its user_id.")
@@ -65,6 +68,62 @@ final class UsersCommand {
         void run(Services s) {
             User u = s.users().setPassword(email, password.resolve());
             print(userJson(u), "password of user " + u.id() + " (" + u.email() + ") changed");
+        }
+    }
+
+    @Command(name = "connected-apps", mixinStandardHelpOptions = true,
+            description = "The applications a user authorized that can still act for them, or would be let in again without asking.")
+    static final class ConnectedAppsOf extends ServiceCommand {
+        @Option(names = "--user", required = true, paramLabel = "ID|EMAIL", description = "The user's id or e-mail address.")
+        String user;
+
+        @Override
+        void run(Services s) {
+            long userId = AccountsCommand.resolveUser(s, user);
+            var apps = s.oauth().connectedApps().of(userId);
+            StringBuilder human = new StringBuilder();
+            for (var c : apps) {
+                human.append(c.application().clientId()).append('\t').append(c.application().name()).append('\t').append(String.join(" ", c.scopes()))
+                        .append("\tsince ").append(c.connectedAt()).append("\tlast used ").append(c.lastUsedAt() == null ? "-" : c.lastUsedAt()).append('\n');
+            }
+            print(Map.of("connected_apps", apps.stream().map(ConnectedAppJson::of).toList()),
+                    apps.isEmpty() ? "no connected applications" : human.toString().stripTrailing());
+        }
+    }
+
+    @Command(name = "disconnect-app", mixinStandardHelpOptions = true,
+            description = "Disconnect an application from a user, as the user can on their account page: its tokens stop working at once and "
+                    + "the next authorization asks again. Audited.")
+    static final class DisconnectApp extends ServiceCommand {
+        @Option(names = "--user", required = true, paramLabel = "ID|EMAIL", description = "The user's id or e-mail address.")
+        String user;
+
+        @Option(names = "--app", required = true, paramLabel = "CLIENT_ID|ID", description = "The application's client_id or id.")
+        String app;
+
+        @Override
+        void run(Services s) {
+            long userId = AccountsCommand.resolveUser(s, user);
+            var d = s.oauth().connectedApps().disconnect(userId, app, ConnectedApps.By.OPERATOR, null);
+            print(Map.of("disconnected", ConnectedAppJson.disconnected(d)),
+                    d.application().name() + " (" + d.application().clientId() + ") disconnected from user " + userId + "; "
+                            + d.tokensRevoked() + " tokens revoked");
+        }
+    }
+
+    @Command(name = "reset-second-factor", mixinStandardHelpOptions = true,
+            description = "Remove a user's second factor (a lost phone and lost recovery codes): they sign in with their password alone and may "
+                    + "set up an authenticator again. Audited.")
+    static final class ResetSecondFactor extends ServiceCommand {
+        @Option(names = "--user", required = true, paramLabel = "ID|EMAIL", description = "The user's id or e-mail address.")
+        String user;
+
+        @Override
+        void run(Services s) {
+            long userId = AccountsCommand.resolveUser(s, user);
+            boolean had = s.oauth().secondFactor().reset(userId);
+            print(Map.of("second_factor", Map.of("user_id", userId, "enrolled", false, "removed", had)),
+                    had ? "second factor of user " + userId + " removed" : "user " + userId + " had no second factor");
         }
     }
 

@@ -8,7 +8,8 @@ import java.time.Instant;
  * A delivery a worker holds the lease of, with what sending it needs from its callback and event;
  * {@code callbackState} is the callback's state as the row was leased; {@code rateLimit} the
  * callback's own pace (null: the setting delivery.rate-limit), which {@link DeliveryPace} keeps;
- * {@code test} is null but for a test delivery of development mode; {@code ordered} whether its
+ * {@code variant} how its attempts are made ({@link DeliveryHooks#PLAIN} but where development mode's
+ * hooks said otherwise for a claimed delivery); {@code ordered} whether its
  * callback was set to ordered delivery then (DeliveryOrder); {@code trace} the trace context its event
  * kept from its publish (null: a verification request, or an event published without one).
  */
@@ -29,23 +30,23 @@ public record ClaimedDelivery(
         State callbackState,
         Instant failingSince,
         Integer rateLimit,
-        TestSend test,
+        DeliveryHooks.Variant variant,
         boolean ordered,
         TraceHeaders trace) {
 
-    /** A delivery of a real event or a verification request to a callback without a pace of its own, not ordered: no test options. */
+    /** A delivery of an event or a verification request to a callback without a pace of its own, not ordered, sent as built. */
     public ClaimedDelivery(long id, long callbackId, DeliveryKind kind, int attempts, Long eventId, String eventName, long objectId,
                            String eventAccountId, long eventUserId, String uri, String verifierSealed, String callbackAccountId,
                            long callbackUserId, State callbackState, Instant failingSince) {
         this(id, callbackId, kind, attempts, eventId, eventName, objectId, eventAccountId, eventUserId, uri, verifierSealed,
-                callbackAccountId, callbackUserId, callbackState, failingSince, null, null, false, null);
+                callbackAccountId, callbackUserId, callbackState, failingSince, null, DeliveryHooks.PLAIN, false, null);
     }
 
-    /**
-     * A test delivery's options ({@link TestDelivery}) and, when the deliveries of its call go in an
-     * order, its sequence and place in it (0 first; null sequence: no order).
-     */
-    public record TestSend(TestDelivery options, String sequence, int position) {}
+    /** The same delivery, its attempts made as {@code v} says. */
+    public ClaimedDelivery with(DeliveryHooks.Variant v) {
+        return new ClaimedDelivery(id, callbackId, kind, attempts, eventId, eventName, objectId, eventAccountId, eventUserId, uri, verifierSealed,
+                callbackAccountId, callbackUserId, callbackState, failingSince, rateLimit, v, ordered, trace);
+    }
 
     boolean isVerification() {
         return kind == DeliveryKind.VERIFICATION;

@@ -2,6 +2,7 @@ package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.callbacks.DeliveryFailures;
+import dev.ledgerlink.callbacks.EventReceivers;
 import dev.ledgerlink.callbacks.RekeyingLapses;
 import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.OperatorNotices;
@@ -70,6 +71,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private final DeliveryPace pace;
     private final RekeyingLapses lapses;
     private final OperatorNotices notices;
+    private final DeliveryHooks hooks;
     private final ExecutorService sends = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore slots;
     private final Semaphore wakeups = new Semaphore(0);
@@ -111,12 +113,13 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         this.metrics = new DeliveryMetrics(registry);
         this.slots = new Semaphore(config.concurrency());
         // A receiver's Retry-After date is on its wall clock: compared with real time, not the sandbox's.
-        this.sender = new DeliverySender(config.timeout(), config.addressGate(), clock.real());
+        this.sender = new DeliverySender(config.timeout(), config.concurrency(), config.addressGate(), clock.real());
         this.recorder = new ResultRecorder(jdbi, clock, config.retryRule(), config.failures(), metrics, notices, audit, this::wake);
         this.watchdog = new DispatcherWatchdog(config.lease().plus(config.stallMargin()), registry);
         this.pace = new DeliveryPace(config.rateLimit(), metrics.paced);
         this.lapses = config.lapses();
         this.notices = notices;
+        this.hooks = config.hooks();
         this.dispatcher = Thread.ofPlatform().name("delivery-dispatcher").daemon().unstarted(this::dispatchLoop);
     }
 
@@ -126,10 +129,13 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         dispatcher.start();
     }
 
-    /** What the engine is told by the settings; {@code rateLimit}: delivery.rate-limit, null for none. */
+    /**
+     * What the engine is told by the settings; {@code rateLimit}: delivery.rate-limit, null for none;
+     * {@code hooks}: {@link DeliveryHooks#NONE} but in development mode.
+     */
     public record Config(RetryRule retryRule, DeliveryFailures failures, RekeyingLapses lapses, Duration timeout, Duration lease, Duration stallMargin,
                          Duration pollInterval, int concurrency, int perCallbackConcurrency, PublicAddressGate addressGate, String userAgent,
-                         Duration shutdownGrace, Integer rateLimit, Tracing tracing) {}
+                         Duration shutdownGrace, Integer rateLimit, Tracing tracing, DeliveryHooks hooks) {}
 
     /**
      * One attempt on its way, settled exactly once: by its own thread when the answer (or the failure)
@@ -151,14 +157,6 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         boolean settle() {
             return settled.compareAndSet(false, true);
         }
-    }
-
-    /**
-     * Once per process, at start, before any HTTP client exists: lets the sender pin an http request to
-     * the address the gate checked, the URI's host in its Host header (DeliverySender).
-     */
-    public static void allowHostHeaderOfPinnedRequests() {
-        DeliverySender.allowHostHeader();
     }
 
     /** How long the dispatcher has been stuck in one claim pass, when it is (DispatcherWatchdog). */
@@ -242,7 +240,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
         // A callback at its share is left out of the claim: its due rows wait for one of its sends to finish.
         if (!busy.isEmpty()) leftWork = true;
         metrics.claimPasses.increment();
-        List<ClaimedDelivery> claimed = jdbi.withHandle(h -> DeliveryStore.claim(h, dialect, lease.token(), lease.until(), now, limit, busy));
+        List<ClaimedDelivery> claimed = jdbi.withHandle(h -> hooks.claimed(h, DeliveryStore.claim(h, dialect, lease.token(), lease.until(), now, limit, busy)));
         if (claimed.isEmpty()) return 0;
         metrics.claimed.increment(claimed.size());
         startAll(claimed, lease.token(), now);
@@ -266,9 +264,9 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
                 giveBack.add(d.id());
                 continue;
             }
-            if (!d.isVerification() && !d.callbackState().sends()) {
+            if (!d.isVerification() && !EventReceivers.sendsNow(d.callbackState())) {
                 // Re-keying: it waits for the new code (redelivered meanwhile, or claimed as the resend committed).
-                if (d.callbackState().receivesEvents()) hold.add(d.id());
+                if (EventReceivers.receives(d.callbackState())) hold.add(d.id());
                 else recorder.drop(d, token, "callback no longer verified and enabled");
                 continue;
             }
@@ -319,7 +317,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
             f.request = WebhookRequest.build(d, code, f.at.getEpochSecond(), userAgent, trace.headers());
             outcome = send(d, f.request);
             metrics.attempt.record(Duration.ofMillis(outcome.durationMs()));
-            if (d.test() != null && d.test().sequence() != null) releaseNextInSequence(d);
+            if (d.variant().answered()) wake();
             if (f.settle()) recorder.record(d, f.token, f.at, f.request, outcome);
         } catch (RuntimeException e) {
             AttemptOutcome failed = AttemptOutcome.noResponse(0, "internal error: " + e.getClass().getSimpleName());
@@ -335,26 +333,14 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     }
 
     /**
-     * One attempt's request: sent once, or for a test delivery with copies that many times, one after
-     * the other (TestDelivery); the attempt is the first copy that failed, else the last.
+     * One attempt's request: sent once, or as many times as its variant says, one after the other
+     * (DeliveryHooks.Variant#copies); the attempt is the first copy that failed, else the last.
      */
     private AttemptOutcome send(ClaimedDelivery d, WebhookRequest request) {
-        int copies = d.test() == null || d.isVerification() ? 1 : d.test().options().copies();
+        int copies = d.variant().copies();
         AttemptOutcome outcome = sender.send(d.uri(), request);
         for (int i = 1; i < copies && outcome.error() == null; i++) outcome = sender.send(d.uri(), request);
         return outcome;
-    }
-
-    /** An ordered test sequence: this delivery's first attempt was answered, so the next one to the same callback may go. */
-    private void releaseNextInSequence(ClaimedDelivery d) {
-        try {
-            int released = jdbi.withHandle(h -> h.createUpdate(DeliveryStore.RELEASE_NEXT_IN_SEQUENCE)
-                    .bind("now", DbTime.now(clock)).bind("sequence", d.test().sequence()).bind("next", d.test().position() + 1)
-                    .bind("callbackId", d.callbackId()).execute());
-            if (released > 0) wake();
-        } catch (RuntimeException e) {
-            LOG.warn("test delivery {}: the next of its sequence is not released ({}); it goes when its hold ends", d.id(), e.toString());
-        }
     }
 
     /**

@@ -14,10 +14,8 @@ final class DeliveryHistory {
 
     private static final String COLUMNS = """
             select d.id, d.callback_id, d.event_id, d.kind, coalesce(e.name, 'callback.verify') as name, d.state, d.attempts,
-                   d.next_attempt_at, d.drop_reason, d.created_at, d.finished_at,
-                   t.signature as test_signature, t.copies as test_copies, t.delay_seconds as test_delay, t.send_order as test_order
-            from deliveries d left join events e on e.id = d.event_id
-            left join test_deliveries t on t.delivery_id = d.id""";
+                   d.next_attempt_at, d.drop_reason, d.created_at, d.finished_at
+            from deliveries d left join events e on e.id = d.event_id""";
 
     static final String PAGE = COLUMNS + " where d.callback_id = :id order by d.id desc limit :limit offset :offset";
     static final String ONE = COLUMNS + " where d.id = :id";
@@ -48,13 +46,7 @@ final class DeliveryHistory {
             return new DeliveryRecord(rs.getLong("id"), rs.getLong("callback_id"), eventId, DeliveryKind.stored(rs.getString("kind")),
                     rs.getString("name"), DeliveryState.stored(rs.getString("state")), rs.getInt("attempts"), TimeMapping.read(rs, "next_attempt_at"),
                     rs.getString("drop_reason"), TimeMapping.read(rs, "created_at"), TimeMapping.read(rs, "finished_at"),
-                    java.util.List.of(), test(rs));
-        }
-
-        private static TestDelivery test(ResultSet rs) throws SQLException {
-            String signature = rs.getString("test_signature");
-            return signature == null ? null
-                    : TestDelivery.stored(signature, rs.getInt("test_copies"), rs.getLong("test_delay"), rs.getString("test_order"));
+                    java.util.List.of(), null);
         }
     }
 

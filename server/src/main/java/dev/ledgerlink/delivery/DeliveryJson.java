@@ -24,18 +24,8 @@ public final class DeliveryJson {
         m.put("drop_reason", d.dropReason());
         m.put("created_at", String.valueOf(d.createdAt()));
         m.put("finished_at", d.finishedAt() == null ? null : d.finishedAt().toString());
-        m.put("test", d.test() == null ? null : test(d.test()));
+        m.put("test", d.test());
         m.put("attempts", d.attempts().stream().map(DeliveryJson::attempt).toList());
-        return m;
-    }
-
-    /** A test delivery's options, as the test-event route takes them. */
-    public static Map<String, Object> test(TestDelivery t) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("signature", t.signature().value());
-        m.put("copies", t.copies());
-        m.put("delay", t.delay().toString());
-        m.put("order", t.order().value());
         return m;
     }
 

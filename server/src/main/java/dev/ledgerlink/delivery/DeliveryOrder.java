@@ -1,7 +1,7 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.store.Named;
 import dev.ledgerlink.store.PlainJdbc;
-import dev.ledgerlink.store.TimeMapping;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,49 +57,47 @@ public final class DeliveryOrder {
 
     /**
      * H2: the list {@code <ordered>} the claim reads just before ({@link #orderedCallbacks}), each row's
-     * check a look-up in a set of constants. As a subquery, H2 took 15 to 70 % longer for the same read.
+     * check a look-up in a set of constants: as a subquery H2 reads the ordered callbacks again for
+     * every candidate row.
      */
     static final String CLAIMABLE_H2 = CLAIMABLE.formatted("<ordered>");
 
     /**
      * The first next_attempt_at of a fan-out's delivery to callback {@code c}: {@code unordered} for a
      * callback not ordered; for an ordered one, parked when a delivery of it is waiting (pending and
-     * not in flight), else now. Parameters: {@code unordered}'s, then now, now.
+     * not in flight at {@code :now}), else {@code ordered}. Each argument is a named parameter.
      */
-    static String firstAttempt(String unordered) {
+    static String firstAttempt(String unordered, String ordered) {
         return "case when c.ordered = false then " + unordered + """
 
                  when exists (select 1 from deliveries w
                               where w.state = 'pending' and w.callback_id = c.id and w.kind = 'event'
-                                and (w.lease_owner is null or w.next_attempt_at <= ?)) then\s""" + PARKED_SQL + """
+                                and (w.lease_owner is null or w.next_attempt_at <= :now)) then\s""" + PARKED_SQL + """
 
-                 else ? end""";
+                 else\s""" + ordered + " end";
     }
 
-    /** The lease owner a leased fan-out gives callback {@code c}'s delivery: none when it is ordered (the claim's rule decides). */
-    static final String FAN_OUT_LEASE_OWNER = "case when c.ordered then null else ? end";
-
-    /** Makes the callback's first pending event delivery due at ?, if it is parked (next due, callback id). */
-    static final String PROMOTE = """
-            update deliveries set next_attempt_at = ?
-            where id = (select id from deliveries where state = 'pending' and callback_id = ? and kind = 'event'
+    /** Makes the callback's first pending event delivery due at :due, if it is parked. */
+    static final Named PROMOTE = Named.sql("""
+            update deliveries set next_attempt_at = :due
+            where id = (select id from deliveries where state = 'pending' and callback_id = :callbackId and kind = 'event'
                         order by id fetch first 1 rows only)
-              and next_attempt_at =\s""" + PARKED_SQL;
+              and next_attempt_at =\s""" + PARKED_SQL);
 
-    /** Parks every pending event delivery of the callback that is not in flight (callback id, now). */
-    static final String PARK_WAITING = """
+    /** Parks every pending event delivery of the callback that is not in flight at :now. */
+    static final Named PARK_WAITING = Named.sql("""
             update deliveries set next_attempt_at =\s""" + PARKED_SQL + """
             , lease_owner = null
-            where state = 'pending' and callback_id = ? and kind = 'event' and (lease_owner is null or next_attempt_at <= ?)""";
+            where state = 'pending' and callback_id = :callbackId and kind = 'event' and (lease_owner is null or next_attempt_at <= :now)""");
 
-    /** Ordered turned off: whatever waited is due now (now, callback id). */
-    static final String UNPARK_ALL = """
-            update deliveries set next_attempt_at = ?
-            where state = 'pending' and callback_id = ? and next_attempt_at =\s""" + PARKED_SQL;
+    /** Ordered turned off: whatever waited is due :now. */
+    static final Named UNPARK_ALL = Named.sql("""
+            update deliveries set next_attempt_at = :now
+            where state = 'pending' and callback_id = :callbackId and next_attempt_at =\s""" + PARKED_SQL);
 
-    static final String ORDERED_CALLBACKS = "select id from callbacks where ordered = true";
+    static final Named ORDERED_CALLBACKS = Named.sql("select id from callbacks where ordered = true");
 
-    static final String IS_ORDERED = "select ordered from callbacks where id = ?";
+    static final Named IS_ORDERED = Named.sql("select ordered from callbacks where id = :callbackId");
 
     private final Duration settle;
 
@@ -110,10 +108,7 @@ public final class DeliveryOrder {
 
     /** After the first deliveries of these callbacks ended (delivered or dropped): the next of each is due now. */
     static void promote(Handle h, Collection<Long> callbackIds, Instant now) {
-        PlainJdbc.batch(h, PROMOTE, callbackIds, (s, id) -> {
-            TimeMapping.bind(s, 1, now);
-            s.setLong(2, id);
-        });
+        PlainJdbc.batch(h, PROMOTE, callbackIds, (p, id) -> p.set("due", now).set("callbackId", id));
     }
 
     /**
@@ -123,14 +118,14 @@ public final class DeliveryOrder {
      * {@link #reorder} parks is not due, and what it leaves due is due only a lease later.
      */
     static List<Long> orderedCallbacks(Handle h) {
-        List<Long> ids = new ArrayList<>(PlainJdbc.query(h, ORDERED_CALLBACKS, s -> {}, rs -> rs.getLong(1)));
+        List<Long> ids = new ArrayList<>(PlainJdbc.query(h, ORDERED_CALLBACKS, p -> {}, rs -> rs.getLong(1)));
         if (ids.isEmpty()) ids.add(-1L);
         return ids;
     }
 
     /** Every ordered callback whose first pending delivery is parked gets it made due (races, a change of the setting). */
     static void sweep(Handle h, Instant now) {
-        List<Long> ordered = PlainJdbc.query(h, ORDERED_CALLBACKS, s -> {}, rs -> rs.getLong(1));
+        List<Long> ordered = PlainJdbc.query(h, ORDERED_CALLBACKS, p -> {}, rs -> rs.getLong(1));
         if (!ordered.isEmpty()) promote(h, ordered, now);
     }
 
@@ -139,10 +134,7 @@ public final class DeliveryOrder {
      * is not in flight waits, and the first of it is due once whatever is in flight has ended.
      */
     void reorder(Handle h, long callbackId, Instant now) {
-        PlainJdbc.update(h, PARK_WAITING, s -> {
-            s.setLong(1, callbackId);
-            TimeMapping.bind(s, 2, now);
-        });
+        PlainJdbc.update(h, PARK_WAITING, p -> p.set("callbackId", callbackId).set("now", now));
         promote(h, List.of(callbackId), now.plus(settle));
     }
 
@@ -152,26 +144,22 @@ public final class DeliveryOrder {
      * them took every lease back.
      */
     void lineUpIfOrdered(Handle h, long callbackId, Instant now) {
-        boolean ordered = PlainJdbc.queryOne(h, IS_ORDERED, s -> s.setLong(1, callbackId), rs -> rs.getBoolean(1)).orElse(false);
-        if (!ordered) return;
-        PlainJdbc.update(h, PARK_WAITING, s -> {
-            s.setLong(1, callbackId);
-            TimeMapping.bind(s, 2, now);
-        });
+        if (!isOrdered(h, callbackId)) return;
+        PlainJdbc.update(h, PARK_WAITING, p -> p.set("callbackId", callbackId).set("now", now));
         promote(h, List.of(callbackId), now);
     }
 
     /** {@link #reorder} if the callback is ordered. */
     void reorderIfOrdered(Handle h, long callbackId, Instant now) {
-        boolean ordered = PlainJdbc.queryOne(h, IS_ORDERED, s -> s.setLong(1, callbackId), rs -> rs.getBoolean(1)).orElse(false);
-        if (ordered) reorder(h, callbackId, now);
+        if (isOrdered(h, callbackId)) reorder(h, callbackId, now);
+    }
+
+    private static boolean isOrdered(Handle h, long callbackId) {
+        return PlainJdbc.queryOne(h, IS_ORDERED, p -> p.set("callbackId", callbackId), rs -> rs.getBoolean(1)).orElse(false);
     }
 
     /** Ordered turned off: nothing waits any more. */
     void unparkAll(Handle h, long callbackId, Instant now) {
-        PlainJdbc.update(h, UNPARK_ALL, s -> {
-            TimeMapping.bind(s, 1, now);
-            s.setLong(2, callbackId);
-        });
+        PlainJdbc.update(h, UNPARK_ALL, p -> p.set("now", now).set("callbackId", callbackId));
     }
 }

@@ -1,5 +1,6 @@
 package dev.ledgerlink.delivery;
 
+import dev.ledgerlink.callbacks.EventReceivers;
 import dev.ledgerlink.errors.Causes;
 import dev.ledgerlink.store.PlainJdbc;
 import io.micrometer.core.instrument.Counter;
@@ -66,7 +67,7 @@ final class DeliveryPace {
         Map<Long, List<ClaimedDelivery>> byCallback = new LinkedHashMap<>();
         for (ClaimedDelivery d : leased) {
             // Only what is to be sent takes a slot: the engine holds a re-keying callback's deliveries, drops a disabled one's.
-            boolean sending = d.isVerification() || d.callbackState().sends();
+            boolean sending = d.isVerification() || EventReceivers.sendsNow(d.callbackState());
             if (sending && limitOf(d) != null) byCallback.computeIfAbsent(d.callbackId(), k -> new ArrayList<>()).add(d);
         }
         if (byCallback.isEmpty()) return leased;
@@ -104,18 +105,14 @@ final class DeliveryPace {
     /** Takes up to {@code wanted} of the callback's slots: read, then a conditional update on the value read. */
     private static PaceRule.Grant take(Handle h, long callbackId, PaceRule rule, long now, int wanted) {
         for (int i = 0; i < TAKE_TRIES; i++) {
-            Optional<Long> slot = PlainJdbc.queryOne(h, DeliveryStore.PACE_SLOT, s -> s.setLong(1, callbackId), r -> r.getLong(1));
+            Optional<Long> slot = PlainJdbc.queryOne(h, DeliveryStore.PACE_SLOT, p -> p.set("callbackId", callbackId), r -> r.getLong(1));
             if (slot.isEmpty()) {
                 addRow(h, callbackId, now);
                 continue;
             }
             PaceRule.Grant g = rule.take(slot.get(), now, wanted);
             if (g.granted() == 0) return g;
-            int taken = PlainJdbc.update(h, DeliveryStore.PACE_TAKE, s -> {
-                s.setLong(1, g.nextSlot());
-                s.setLong(2, callbackId);
-                s.setLong(3, slot.get());
-            });
+            int taken = PlainJdbc.update(h, DeliveryStore.PACE_TAKE, p -> p.set("slot", g.nextSlot()).set("callbackId", callbackId).set("read", slot.get()));
             if (taken == 1) return g;
         }
         // Other nodes kept taking this callback's slots first: they are being spent; try again a slot later.
@@ -125,11 +122,7 @@ final class DeliveryPace {
     /** A callback's first paced delivery: its row, with the whole burst free. */
     private static void addRow(Handle h, long callbackId, long now) {
         try {
-            PlainJdbc.update(h, DeliveryStore.PACE_ADD, s -> {
-                s.setLong(1, callbackId);
-                s.setLong(2, now);
-                s.setLong(3, callbackId);
-            });
+            PlainJdbc.update(h, DeliveryStore.PACE_ADD, p -> p.set("callbackId", callbackId).set("slot", now));
         } catch (RuntimeException e) {
             if (!Causes.hasSqlState(e, ROW_RACE)) throw e;
         }

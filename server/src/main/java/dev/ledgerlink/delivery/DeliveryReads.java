@@ -21,9 +21,12 @@ import org.jdbi.v3.core.statement.Query;
  */
 public final class DeliveryReads {
     private final Jdbi jdbi;
+    private final DeliveryHooks hooks;
 
-    public DeliveryReads(Jdbi jdbi) {
+    /** {@code hooks}: what development mode marks deliveries with in their history ({@link DeliveryHooks#NONE} otherwise). */
+    public DeliveryReads(Jdbi jdbi, DeliveryHooks hooks) {
         this.jdbi = jdbi;
+        this.hooks = hooks;
     }
 
     public record DeliveryPage(int page, int pages, int perPage, long total, List<DeliveryRecord> deliveries) {}
@@ -67,18 +70,29 @@ public final class DeliveryReads {
 
     /** One delivery, without its attempts. */
     public Optional<DeliveryRecord> find(long deliveryId) {
-        return jdbi.withHandle(h -> DeliveryHistory.find(h, deliveryId));
+        return jdbi.withHandle(h -> find(h, deliveryId));
     }
 
-    /** Every attempt of these deliveries in one query (no N+1). */
-    private static List<DeliveryRecord> withAttempts(Handle h, List<DeliveryRecord> rows) {
+    /** One delivery, without its attempts, in the caller's handle. */
+    Optional<DeliveryRecord> find(Handle h, long deliveryId) {
+        return DeliveryHistory.find(h, deliveryId).map(d -> marked(h, List.of(d)).getFirst());
+    }
+
+    /** Every attempt of these deliveries in one query (no N+1), and what development mode marks them with. */
+    private List<DeliveryRecord> withAttempts(Handle h, List<DeliveryRecord> rows) {
         Map<Long, List<DeliveryRecord.Attempt>> attempts = new LinkedHashMap<>();
         if (!rows.isEmpty()) {
             h.createQuery(DeliveryHistory.ATTEMPTS).bindList("ids", rows.stream().map(DeliveryRecord::id).toList())
                     .map(new DeliveryHistory.AttemptMapper())
                     .forEach(a -> attempts.computeIfAbsent(a.deliveryId(), k -> new ArrayList<>()).add(a));
         }
-        return rows.stream().map(r -> r.withAttempts(attempts.getOrDefault(r.id(), List.of()))).toList();
+        return marked(h, rows.stream().map(r -> r.withAttempts(attempts.getOrDefault(r.id(), List.of()))).toList());
+    }
+
+    private List<DeliveryRecord> marked(Handle h, List<DeliveryRecord> rows) {
+        if (rows.isEmpty()) return rows;
+        Map<Long, Map<String, Object>> marks = hooks.marks(h, rows.stream().map(DeliveryRecord::id).toList());
+        return marks.isEmpty() ? rows : rows.stream().map(r -> marks.containsKey(r.id()) ? r.withTest(marks.get(r.id())) : r).toList();
     }
 
     // Activity across callbacks (the console). accountIds null: every account.

@@ -1,6 +1,7 @@
 package dev.ledgerlink.delivery;
 
 import dev.ledgerlink.callbacks.CallbackStateMachine.State;
+import dev.ledgerlink.callbacks.EventReceivers;
 import dev.ledgerlink.callbacks.StateColumns;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.store.Database;
@@ -29,10 +30,16 @@ public final class DeliveryService {
     private final Recovery recovery;
     private final HandOff engine;
     private final DeliveryOrder order;
+    private final DeliveryReads reads;
 
-    /** {@code engine}: this process's delivery engine, or {@link HandOff#NONE} when it runs none (the CLI). */
-    public DeliveryService(Jdbi jdbi, Database.Dialect dialect, Clock clock, Recovery recovery, HandOff engine, DeliveryOrder order) {
+    /**
+     * {@code engine}: this process's delivery engine, or {@link HandOff#NONE} when it runs none (the
+     * CLI); {@code reads}: how a redelivered delivery is shown.
+     */
+    public DeliveryService(Jdbi jdbi, Database.Dialect dialect, Clock clock, Recovery recovery, HandOff engine, DeliveryOrder order,
+                           DeliveryReads reads) {
         this.jdbi = jdbi;
+        this.reads = reads;
         this.order = order;
         this.dialect = dialect;
         this.clock = clock;
@@ -83,21 +90,14 @@ public final class DeliveryService {
     }
 
     /**
-     * Fan-out of a test event of development mode, inside the publisher's transaction: the deliveries
-     * are queued unleased, due after the options' delay, with their options beside them (V37), so a
-     * restart or a retry sends them the same way. In an ordered sequence ({@code place} not null) a
-     * delivery past the first place is held back until the one before it to the same callback has had
-     * an attempt answered (the engine then makes it due), or {@link TestDelivery#HOLD_PER_PLACE} per
-     * place at the latest.
+     * Fan-out of a just-stored event, inside the publisher's transaction, first due at {@code due}
+     * (development mode's test events: their delay, or their turn in an ordered call), and queued
+     * unleased, for the engine to claim: only a claim gives development mode's hooks a say in how a
+     * delivery is sent (DeliveryHooks), so a publish's hand-off carries plain deliveries alone.
      */
-    public Queued fanOutTest(Handle h, long eventId, String accountId, String name, String noun, Instant now,
-                             TestDelivery options, TestDelivery.Place place) {
-        Instant due = now.plus(options.delay());
-        if (place != null) due = due.plus(TestDelivery.HOLD_PER_PLACE.multipliedBy(place.position()));
+    public Queued fanOutDueAt(Handle h, long eventId, String accountId, String name, String noun, Instant now, Instant due) {
         int queued = DeliveryStore.fanOut(h, eventId, accountId, name, noun, now, due);
-        if (queued == 0) return Queued.NONE;
-        DeliveryStore.addTestOptions(h, eventId, options, place);
-        return new Queued(queued, this::enqueued);
+        return queued == 0 ? Queued.NONE : new Queued(queued, this::enqueued);
     }
 
     /** What a fan-out queued, and what its publisher runs once its transaction has committed (never before). */
@@ -115,11 +115,11 @@ public final class DeliveryService {
         Instant at = DbTime.now(clock);
         DeliveryRecord r = jdbi.inTransaction(h -> {
             int updated = h.createUpdate(DeliveryStore.REDELIVER).bind("id", deliveryId).bind("next", at).execute();
-            DeliveryRecord now = DeliveryHistory.find(h, deliveryId).orElseThrow(() -> ServiceException.notFound("No delivery " + deliveryId + "."));
+            DeliveryRecord now = reads.find(h, deliveryId).orElseThrow(() -> ServiceException.notFound("No delivery " + deliveryId + "."));
             if (updated == 0 && !now.state().queued()) throw ServiceException.notFound("No delivery " + deliveryId + ".");
             if (updated > 0 && now.kind() == DeliveryKind.EVENT) {
                 order.reorderIfOrdered(h, now.callbackId(), at);
-                return DeliveryHistory.find(h, deliveryId).orElseThrow();
+                return reads.find(h, deliveryId).orElseThrow();
             }
             return now;
         });
@@ -147,7 +147,7 @@ public final class DeliveryService {
                     .map((rs, ctx) -> StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled"),
                             rs.getObject("rekeying_since") != null)).findOne()
                     .orElseThrow(ServiceException::notFound);
-            if (!state.sends()) {
+            if (!EventReceivers.sendsNow(state)) {
                 boolean disabled = state == State.DISABLED;
                 throw ServiceException.of(ServiceException.Kind.CONFLICT, "Callback " + callbackId + " is "
                         + (disabled ? "disabled" : "not verified") + ": " + (state == State.REKEYING

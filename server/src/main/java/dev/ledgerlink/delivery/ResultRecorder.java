@@ -5,11 +5,9 @@ import dev.ledgerlink.callbacks.DeliveryFailures;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retry.RetryRule;
 import dev.ledgerlink.store.DbTime;
+import dev.ledgerlink.store.Named;
 import dev.ledgerlink.store.PlainJdbc;
-import dev.ledgerlink.store.TimeMapping;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -184,24 +182,12 @@ final class ResultRecorder implements AutoCloseable {
             }
             PlainJdbc.batch(h, DeliveryStore.INSERT_ATTEMPT, attempts, ResultRecorder::bindAttempt);
             PlainJdbc.batch(h, DeliveryStore.RECORD_LAST_ATTEMPT, latestPerCallback.values(), ResultRecorder::bindLastAttempt);
-            PlainJdbc.batch(h, DeliveryStore.MARK_DELIVERED, delivered, (s, e) -> {
-                s.setInt(1, e.attempts());
-                TimeMapping.bind(s, 2, now);
-                bindLeased(s, 3, e);
-            });
-            PlainJdbc.batch(h, DeliveryStore.SCHEDULE_RETRY, retries, (s, e) -> {
-                s.setInt(1, e.attempts());
-                TimeMapping.bind(s, 2, e.next());
-                bindLeased(s, 3, e);
-            });
+            PlainJdbc.batch(h, DeliveryStore.MARK_DELIVERED, delivered, (p, e) -> leased(p, e).set("attempts", e.attempts()).set("now", now));
+            PlainJdbc.batch(h, DeliveryStore.SCHEDULE_RETRY, retries, (p, e) -> leased(p, e).set("attempts", e.attempts()).set("next", e.next()));
             // Counted as the database applied them: a row another path dropped first (its
             // callback was disabled meanwhile) is not dropped, nor told, twice.
-            int[] applied = PlainJdbc.batch(h, DeliveryStore.MARK_DROPPED, dropped, (s, e) -> {
-                s.setInt(1, e.attempts());
-                s.setString(2, e.reason());
-                TimeMapping.bind(s, 3, now);
-                bindLeased(s, 4, e);
-            });
+            int[] applied = PlainJdbc.batch(h, DeliveryStore.MARK_DROPPED, dropped,
+                    (p, e) -> leased(p, e).set("attempts", e.attempts()).set("reason", e.reason()).set("now", now));
             for (int i = 0; i < applied.length; i++) {
                 if (applied[i] != 0) drops.add(dropped.get(i).d(), 1);
             }
@@ -226,37 +212,30 @@ final class ResultRecorder implements AutoCloseable {
     }
 
     /** The row and the lease a state change applies to: only while the worker still holds the lease. */
-    private static void bindLeased(PreparedStatement s, int first, Ended e) throws SQLException {
-        s.setLong(first, e.d().id());
-        s.setString(first + 1, e.token());
+    private static Named.Params leased(Named.Params p, Ended e) throws SQLException {
+        return p.set("id", e.d().id()).set("token", e.token());
     }
 
-    private static void bindAttempt(PreparedStatement s, Result r) throws SQLException {
-        AttemptOutcome o = r.outcome();
+    private static void bindAttempt(Named.Params p, Result r) throws SQLException {
         WebhookRequest sent = r.request();
-        s.setInt(1, r.delivery().attempts() + 1);
-        TimeMapping.bind(s, 2, r.at());
-        s.setObject(3, o.status(), Types.INTEGER);
-        s.setLong(4, o.durationMs());
-        s.setString(5, AttemptRecord.text(o.error(), AttemptRecord.MAX_ERROR));
-        s.setString(6, sent == null ? null : AttemptRecord.requestHeaders(sent.headers()));
-        s.setString(7, sent == null ? null : AttemptRecord.text(sent.recordedBody(), AttemptRecord.MAX_REQUEST_BODY));
-        s.setString(8, o.responseHeaders());
-        s.setString(9, AttemptRecord.text(o.responseBody(), AttemptRecord.MAX_RESPONSE_BODY));
-        s.setLong(10, r.delivery().id());
+        bindAttempted(p, r)
+                .set("requestHeaders", sent == null ? null : AttemptRecord.requestHeaders(sent.headers()))
+                .set("requestBody", sent == null ? null : AttemptRecord.text(sent.recordedBody(), AttemptRecord.MAX_REQUEST_BODY))
+                .set("responseHeaders", r.outcome().responseHeaders())
+                .set("responseBody", AttemptRecord.text(r.outcome().responseBody(), AttemptRecord.MAX_RESPONSE_BODY));
     }
 
     /** Each callback's latest attempt of this batch becomes its latest, unless a newer one is recorded already. */
-    private static void bindLastAttempt(PreparedStatement s, Result r) throws SQLException {
+    private static void bindLastAttempt(Named.Params p, Result r) throws SQLException {
+        bindAttempted(p, r).set("callbackId", r.delivery().callbackId());
+    }
+
+    /** What an attempt record and a callback's latest attempt both say of it. */
+    private static Named.Params bindAttempted(Named.Params p, Result r) throws SQLException {
         AttemptOutcome o = r.outcome();
-        s.setLong(1, r.delivery().id());
-        s.setInt(2, r.delivery().attempts() + 1);
-        TimeMapping.bind(s, 3, r.at());
-        s.setObject(4, o.status(), Types.INTEGER);
-        s.setLong(5, o.durationMs());
-        s.setString(6, AttemptRecord.text(o.error(), AttemptRecord.MAX_ERROR));
-        s.setLong(7, r.delivery().callbackId());
-        TimeMapping.bind(s, 8, r.at());
+        return p.set("deliveryId", r.delivery().id()).set("attempt", r.delivery().attempts() + 1).set("attemptedAt", r.at())
+                .setInteger("statusCode", o.status()).set("durationMs", o.durationMs())
+                .set("error", AttemptRecord.text(o.error(), AttemptRecord.MAX_ERROR));
     }
 
     /** What one batch's transaction counts, added to the metrics only if it commits. */

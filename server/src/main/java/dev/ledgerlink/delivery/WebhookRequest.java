@@ -9,7 +9,9 @@ import java.util.Map;
 
 /**
  * The body and headers of one attempt: the form, its two signatures, the message id, the W3C trace
- * context (traceparent, and tracestate when there is one; outside the signatures). Pure.
+ * context (traceparent, and tracestate when there is one; outside the signatures), as the delivery's
+ * variant has them (DeliveryHooks: development mode may date a test delivery back or spoil its
+ * signatures; a plain delivery is as built). Pure.
  * {@code recordedBody} is the body as the attempt's history keeps it: a verification request's code
  * is replaced by {@link AttemptRecord#REDACTED}, the only secret a request carries.
  */
@@ -17,9 +19,7 @@ record WebhookRequest(String body, Map<String, String> headers, String recordedB
     static final String CONTENT_TYPE = "application/x-www-form-urlencoded";
 
     static WebhookRequest build(ClaimedDelivery d, String code, long attemptSeconds, String userAgent, TraceHeaders trace) {
-        // A test delivery of development mode may be dated back or have its signatures spoiled: TestDelivery's rule.
-        TestDelivery test = d.test() == null || d.isVerification() ? null : d.test().options();
-        long timestampSeconds = test == null ? attemptSeconds : test.timestamp(attemptSeconds);
+        long timestampSeconds = d.variant().timestamp(attemptSeconds);
         FormParams params = d.isVerification()
                 ? FormParams.verification(d.callbackId(), code, d.callbackAccountId(), d.callbackUserId())
                 : FormParams.notification(d.eventName(), d.objectId(), d.eventAccountId(), d.eventUserId());
@@ -37,7 +37,7 @@ record WebhookRequest(String body, Map<String, String> headers, String recordedB
         headers.put(StandardWebhooks.SIGNATURE, StandardWebhooks.sign(code, d.messageId(), timestampSeconds, body));
         headers.put(TraceHeaders.TRACEPARENT, trace.traceparent());
         if (trace.tracestate() != null) headers.put(TraceHeaders.TRACESTATE, trace.tracestate());
-        if (test != null) test.apply(headers);
+        d.variant().alter(headers);
         return new WebhookRequest(body, headers, recorded);
     }
 }

@@ -39,8 +39,7 @@ public final class EventPublisher {
     /**
      * Publishes on H2 share commits (store/GroupCommit): one chunk written for every publish of the
      * moment. On PostgreSQL each runs alone: there a savepoint per publish cost more than the shared
-     * WAL flush saved (docs/benchmarks-history.md: deliveries/s 4,151 grouped vs 3,317 alone on H2; 2,479
-     * grouped vs 4,055 alone on PostgreSQL).
+     * WAL flush saved (docs/benchmarks-history.md, "Deliveries without a claim pass, grouped publishes on H2").
      */
     public EventPublisher(Jdbi jdbi, GroupCommit commits, Database.Dialect dialect, Clock clock, Tracing tracing, FanOut fanOut) {
         this.jdbi = jdbi;

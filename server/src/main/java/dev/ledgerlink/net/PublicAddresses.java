@@ -9,8 +9,9 @@ import java.util.Optional;
 
 /**
  * Whether an address is on the public internet: the one rule behind callback registration
- * (callbacks.CallbackUriRule) and the check right before each webhook is sent (delivery.TargetGuard),
- * so neither lets a webhook reach inside a network (SSRF). Pure code, no lookups.
+ * (callbacks.CallbackUriRule) and the check of every address a webhook connects to (the
+ * {@link PublicAddressGate}, asked by delivery.DeliverySender's resolver), so neither lets a webhook
+ * reach inside a network (SSRF). Pure code, no lookups.
  *
  * <p>Not public: every block of the IANA IPv4 and IPv6 Special-Purpose Address Registries (RFC 6890
  * and successors) whether or not the registry calls parts of it globally reachable, plus multicast.

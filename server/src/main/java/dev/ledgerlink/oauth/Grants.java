@@ -30,7 +30,7 @@ public final class Grants {
     public record Grant(long id, long userId, long applicationId, String scopes, Instant createdAt, boolean active) {}
 
     /** Grant g still has a live refresh token (TokenService: the token and its grant are both live) or access token. */
-    private static final String HAS_LIVE_TOKEN = "(" + RefreshLiveness.GRANT_LIVE
+    static final String HAS_LIVE_TOKEN = "(" + RefreshLiveness.GRANT_LIVE
             + " and exists (select 1 from oauth_refresh_tokens r where r.grant_id = g.id and " + RefreshLiveness.TOKEN_LIVE + "))" + """
 
              or exists (select 1 from oauth_access_tokens a where a.grant_id = g.id

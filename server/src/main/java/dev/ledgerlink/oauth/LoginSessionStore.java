@@ -14,12 +14,13 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 public interface LoginSessionStore {
 
     @SqlUpdate("""
-            insert into oauth_login_sessions (session_hash, user_id, csrf_token, created_at, authenticated_at, expires_at, operator)
-            values (:sessionHash, :userId, :csrfToken, :now, :authenticatedAt, :expiresAt, :operator)""")
-    void insert(String sessionHash, Long userId, String csrfToken, Instant now, Instant authenticatedAt, Instant expiresAt, boolean operator);
+            insert into oauth_login_sessions (session_hash, user_id, csrf_token, created_at, authenticated_at, expires_at, operator, second_factor_user_id)
+            values (:sessionHash, :userId, :csrfToken, :now, :authenticatedAt, :expiresAt, :operator, :secondFactorUserId)""")
+    void insert(String sessionHash, Long userId, String csrfToken, Instant now, Instant authenticatedAt, Instant expiresAt, boolean operator,
+                Long secondFactorUserId);
 
     @SqlQuery("""
-            select id, user_id, csrf_token, authenticated_at, expires_at, operator from oauth_login_sessions
+            select id, user_id, csrf_token, authenticated_at, expires_at, operator, second_factor_user_id from oauth_login_sessions
             where session_hash = :sessionHash and expires_at > :now""")
     Optional<LoginSession> find(String sessionHash, Instant now);
 

@@ -109,6 +109,15 @@ public final class LoginThrottle {
         });
     }
 
+    /**
+     * The name under which a user's second-factor codes are counted, as if it were one more account
+     * (SecondFactor): its own key, so a right password does not forgive wrong codes. No e-mail
+     * address has this shape (no @), so it names no account's key.
+     */
+    static String secondFactorAccount(long userId) {
+        return "second-factor:" + userId;
+    }
+
     private static String accountKey(String email) {
         return Hashes.sha256Hex("account:" + (email == null ? "" : email.trim().toLowerCase(Locale.ROOT)));
     }

@@ -7,13 +7,15 @@ import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.store.GroupCommit;
-import java.time.Clock;
+import dev.ledgerlink.store.ServiceClock;
 import org.jdbi.v3.core.Jdbi;
 
 /**
  * The authorization server's parts, built once: the page flow, client authentication, the grants, revocation,
- * the operator's grant without a browser, introspection, and the operators' view of grants.
+ * the operator's grant without a browser, introspection, the operators' view of grants, a user's
+ * connected applications and their second factor at sign-in.
  */
 public record OAuthServer(
         AuthorizationRequests requests,
@@ -26,19 +28,23 @@ public record OAuthServer(
         Revocation revocation,
         OperatorGrant operatorGrant,
         Introspection introspection,
-        Grants grants) {
+        Grants grants,
+        ConnectedApps connectedApps,
+        SecondFactor secondFactor) {
 
-    public static OAuthServer create(Settings settings, Clock clock, Jdbi jdbi, Database.Dialect dialect, GroupCommit commits, TokenService tokens,
-                                     UserService users, ApplicationService applications, OperatorNotices notices,
+    /** {@code clock} is the service clock (the sandbox's in development mode); second-factor codes are checked against its real time. */
+    public static OAuthServer create(Settings settings, ServiceClock clock, Jdbi jdbi, Database.Dialect dialect, GroupCommit commits, TokenService tokens,
+                                     UserService users, ApplicationService applications, SecretBox secrets, OperatorNotices notices,
                                      AuditLog audit) {
         var throttle = new LoginThrottle(jdbi, clock, settings.integer(Setting.LOGIN_MAX_FAILURES), settings.duration(Setting.LOGIN_THROTTLE_WINDOW));
         var consents = new Consents(jdbi, clock);
         var codeTtl = settings.duration(Setting.AUTHORIZATION_CODE_TTL);
         var codes = new AuthorizationCodes(jdbi, clock, codeTtl);
         var login = new PasswordLogin(users, throttle, audit);
+        var secondFactor = new SecondFactor(jdbi, clock, clock.real(), secrets, throttle, audit);
         return new OAuthServer(
                 new AuthorizationRequests(applications),
-                new AuthorizationFlow(users, login, consents, codes),
+                new AuthorizationFlow(users, login, secondFactor, consents, codes),
                 new LoginSessions(jdbi, clock),
                 login,
                 new ClientAuthentication(applications),
@@ -48,6 +54,8 @@ public record OAuthServer(
                 new Revocation(jdbi, tokens),
                 new OperatorGrant(jdbi, users, applications, consents, tokens, audit),
                 new Introspection(jdbi, clock, applications, tokens.format()),
-                new Grants(jdbi, tokens));
+                new Grants(jdbi, tokens),
+                new ConnectedApps(jdbi, tokens, applications, audit),
+                secondFactor);
     }
 }

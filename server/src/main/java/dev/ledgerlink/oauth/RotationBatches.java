@@ -35,12 +35,11 @@ import org.jdbi.v3.core.Jdbi;
 public final class RotationBatches implements AutoCloseable {
     /**
      * One virtual thread: while it runs a group the next grants queue into one group, and one
-     * statement for many grants costs PostgreSQL less than several for few. Measured (docs/benchmarks-history.md):
-     * one writer did 5,934-6,231 grants/s at 16 chains and 8,440-8,539 at 64 against 5,095-5,260 and
-     * 7,696-7,716 with two; three or four did fewer still, platform threads 5-10% fewer than virtual ones
-     * at 16 chains. A group stuck on a row lock holds the queue up to the withdrawal time, after which
-     * each waiting grant runs alone (store/Batcher). Measured on two cores: where PostgreSQL has many
-     * more, two writers may be worth measuring again.
+     * statement for many grants costs PostgreSQL less than several for few; one writer did more grants
+     * than two, three or four, and virtual threads more than platform ones (docs/benchmarks-history.md,
+     * "Refresh rotations in one statement per group"). A group stuck on a row lock holds the queue up
+     * to the withdrawal time, after which each waiting grant runs alone (store/Batcher). That was on
+     * two cores: where PostgreSQL has many more, two writers may be worth measuring again.
      */
     static final int WRITERS = 1;
     private static final int MAX_GROUP = 64;

@@ -20,7 +20,7 @@ import org.jdbi.v3.core.Jdbi;
  * <p>The selector is the token row's id and kind, encrypted with AES under this installation's
  * selector key (one block: id, kind, seven zero bytes). The row is found by its primary key instead of
  * by a unique index on the hash: a random key in an index costs every grant a page of that index
- * that nothing else in its commit shares, which on H2 was more than half of a refresh grant's
+ * that nothing else in its commit shares, which on H2 was the larger part of a refresh grant's
  * database work (docs/benchmarks-history.md, "Tokens found by id"). The encryption keeps the ids from showing
  * how many tokens were issued; the zero bytes turn away a made-up token before any lookup. The key
  * is not what protects a token (the secret is): it lives in the database (oauth_token_keys, V22),
@@ -62,9 +62,10 @@ public final class TokenFormat {
     private final SecretKeySpec selectorKey;
     /**
      * Ciphers initialised with the key, one queue per mode, taken and given back around each use: a
-     * Cipher is not thread-safe, and a new one per token (getInstance, key expansion) was 6% of the
-     * server's CPU under refresh grants. Requests run on virtual threads, so a ThreadLocal would not
-     * be reused; the queues hold at most as many ciphers as tokens were ever being made at once.
+     * Cipher is not thread-safe, and a new one per token (getInstance, key expansion) showed in the
+     * refresh grant's profile (docs/benchmarks-history.md, "Tokens found by id"). Requests run on
+     * virtual threads, so a ThreadLocal would not be reused; the queues hold at most as many ciphers
+     * as tokens were ever being made at once.
      */
     private final Queue<Cipher> encrypting = new ConcurrentLinkedQueue<>();
     private final Queue<Cipher> decrypting = new ConcurrentLinkedQueue<>();

@@ -129,6 +129,18 @@ public final class TokenService implements AccessTokenVerifier {
         return Optional.of(new TokenPrincipal(t.userId(), t.applicationId(), Scopes.parse(t.scopes()), t.expiresAt()));
     }
 
+    /**
+     * The application an access token was issued to, whatever its state now (expired or revoked);
+     * empty for a token never issued. Development mode's journal and fault rules name the
+     * application of a refused token by it (docs/sandbox.md, "Journal"): it authenticates nothing.
+     */
+    public Optional<Long> issuedTo(String accessToken) {
+        if (accessToken == null || accessToken.isEmpty() || accessToken.length() > MAX_TOKEN_LENGTH) return Optional.empty();
+        TokenFormat.Presented token = format.parse(accessToken);
+        if (token instanceof TokenFormat.Foreign) return Optional.empty();
+        return jdbi.withHandle(h -> new TokenStore(h).accessToken(token)).map(AccessTokenRow::applicationId);
+    }
+
     /** How many refresh tokens of this user and application are live (the rule says: at most one). */
     public int liveRefreshTokens(long userId, long applicationId) {
         return jdbi.withHandle(h -> new TokenStore(h).countLiveRefreshTokens(userId, applicationId));

@@ -66,8 +66,8 @@ public final class TokenStore {
      * refresh token's hash, now, the new access token's hash, now, its expiry. Returns the grant, its
      * scopes and the ids of the new refresh and access tokens. {@link #ROTATE_REFRESH_TOKENS} is the
      * same for many tokens at once; this one stays for a lone grant because it is cheaper to plan and
-     * run than the group statement's arrays (with lone grants through the group statement, 4,344
-     * grants/s at 16 chains against 4,840, one run each). Both are planned every time they run.
+     * run than the group statement's arrays (docs/benchmarks-history.md, "Refresh rotations in one
+     * statement per group"). Both are planned every time they run.
      */
     static final String ROTATE_REFRESH_TOKEN = """
             with used as (

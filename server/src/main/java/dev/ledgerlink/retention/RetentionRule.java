@@ -20,8 +20,9 @@ public record RetentionRule(String name, String table, String where, Duration ke
      * pass reads each row once. On H2 the rule gives H2 no index to pick ({@link H2IndexChoice}), so
      * that H2 reads the primary key from {@code :after} on and stops at {@code :limit}: given the rule
      * itself, H2 took any index its columns start (deliveries_due for the state of a delivery), read
-     * every row the index matched and sorted them by id, for each page: 1.2-1.7 s a page with a million
-     * finished deliveries, 7-12 ms read by the key. PostgreSQL's planner already reads the key (0.3 ms).
+     * every row the index matched and sorted them by id, for each page, so a page's cost grew with the
+     * table (docs/benchmarks-history.md, "Indexes H2 kept twice, and claims and sweeps that sorted").
+     * PostgreSQL's planner already reads the key.
      */
     String candidatesSql(boolean h2) {
         String due = h2 ? H2IndexChoice.withoutIndex(where) : "(" + where + ")";

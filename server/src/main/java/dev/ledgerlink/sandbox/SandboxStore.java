@@ -18,6 +18,7 @@ final class SandboxStore {
             "test_deliveries", "delivery_attempts", "callback_last_attempts", "callback_pace", "deliveries", "events", "operator_notifications",
             "callbacks", "oauth_consent_scopes", "oauth_access_tokens", "oauth_refresh_tokens", "oauth_authorization_codes",
             "oauth_legacy_token_hashes", "oauth_grants", "oauth_token_slots", "oauth_login_sessions", "oauth_login_failures",
+            "user_recovery_codes", "user_second_factors",
             "memberships", "applications", "users", "accounts", "sandbox_faults", "sandbox_requests");
 
     /** Left alone by a reset: not data of the sandbox's own. */

@@ -3,7 +3,6 @@ package dev.ledgerlink.sandbox;
 import dev.ledgerlink.accounts.AccountService;
 import dev.ledgerlink.callbacks.CallbackAccess;
 import dev.ledgerlink.delivery.DeliveryService;
-import dev.ledgerlink.delivery.TestDelivery;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.events.Event;
 import dev.ledgerlink.events.EventCatalog;
@@ -65,18 +64,23 @@ public final class TestEvents {
     }
 
     /**
-     * Events as the operator publishes them (the JUnit extension, the console), with test deliveries:
-     * every user_id is required, and, as on the internal endpoint, not checked against the account.
+     * Events as the operator publishes them (the console, {@code POST /sandbox/v1/events}), with test
+     * deliveries: every user_id is required, and, as on the internal endpoint, not checked against the account.
      */
     public List<Event> sendAsOperator(String accountId, List<Item> items, TestDelivery options) {
+        return sendAsOperator(accountId, items, options, null);
+    }
+
+    /** As {@link #sendAsOperator(String, List, TestDelivery)}, with an Idempotency-Key for a single event. */
+    public List<Event> sendAsOperator(String accountId, List<Item> items, TestDelivery options, String idempotencyKey) {
         var v = new Validation();
         for (int i = 0; i < items.size(); i++) {
             Long user = items.get(i).userId();
             v.check(user != null && user > 0, field(items.size() > 1, i, "user_id"), "must be a positive integer");
         }
         v.throwIfInvalid();
-        check(accountId, items, options, null, items.size() > 1, false);
-        return publish(accountId, items, null, options, null);
+        check(accountId, items, options, idempotencyKey, items.size() > 1, false);
+        return publish(accountId, items, null, options, idempotencyKey);
     }
 
     private void check(String accountId, List<Item> items, TestDelivery options, String idempotencyKey, boolean listed, boolean members) {
@@ -113,9 +117,15 @@ public final class TestEvents {
         return publisher.publishAll(requests, via);
     }
 
+    /**
+     * The queue's fan-out of one test event, first due after the options' delay (and in an ordered
+     * call, held back behind the places before it: TestDelivery#firstDue), with the options stored
+     * beside each delivery in the same transaction.
+     */
     private FanOut fanOut(TestDelivery options, TestDelivery.Place place) {
         return (h, eventId, accountId, name, noun, now) -> {
-            DeliveryService.Queued q = deliveries.fanOutTest(h, eventId, accountId, name, noun, now, options, place);
+            DeliveryService.Queued q = deliveries.fanOutDueAt(h, eventId, accountId, name, noun, now, options.firstDue(now, place));
+            if (q.deliveries() > 0) TestDeliveryStore.add(h, eventId, options, place);
             return new FanOut.Queued(q.deliveries(), q.afterCommit());
         };
     }

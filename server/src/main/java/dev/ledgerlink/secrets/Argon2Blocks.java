@@ -7,15 +7,14 @@ import org.bouncycastle.crypto.generators.Argon2BytesGenerator;
 /**
  * The 1 KiB memory blocks of Argon2, kept between hashes while sign-ins keep coming. Each hash at
  * OWASP's cost fills 19 MiB of blocks; allocated anew every time, they outgrow the young generation
- * of the launcher's 96 MiB heap while the hash runs and force a full collection per sign-in
- * (measured: 48 full collections of 60-67 ms each for ~100 sign-ins in a flood, pausing every
- * request of the node). Blocks come back zeroed (Bouncy Castle clears each before handing it back).
+ * of the launcher's 96 MiB heap while the hash runs and force a full collection per sign-in, which
+ * pauses every request of the node (docs/benchmarks-history.md, "Sign-in flood"). Blocks come back zeroed (Bouncy Castle clears each before handing it back).
  *
  * <p>Blocks are kept only while hashes follow each other: when the last running hash ends with none
  * waiting, {@link PasswordHasher} lets them go ({@link #release}), so a lone sign-in keeps nothing
  * after it, and the memory is not taken for the life of the process as it was with the previous
  * library (kept blocks are live data the collector must work around: kept for a minute after each
- * sign-in, they cost the code-exchange load of the benchmark a third of its throughput). At most
+ * sign-in, they slowed the benchmark's code exchanges, which sign in just before). At most
  * {@code capacity} blocks are kept (the hashes running at once never hold more than the budget),
  * behind a soft reference, which the collector may clear under memory pressure even mid-flood.
  */

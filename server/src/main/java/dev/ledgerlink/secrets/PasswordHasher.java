@@ -19,11 +19,11 @@ import java.util.function.Supplier;
  *
  * <p>Memory: each hash fills its cost in memory for the time it runs, and nothing is kept after the
  * last of a run of hashes ({@link Argon2Blocks} passes the blocks on while others wait; the previous
- * library kept a 19 MiB block per cost for the life of the process, a sixth of the launcher's heap
- * then). The hashes running at once share {@link #BUDGET_KIB}, a third of the heap: one at OWASP's
- * cost in the launcher's 96 MiB (about 50 ms on the development machine: 20 sign-ins a second under
- * a flood), two in 128 MiB; more sign-ins wait their turn, in order, instead of exhausting the heap
- * (a burst of logins is a thing an attacker can send; the live set under load is about 40 MiB). A
+ * library kept a block of the whole cost for the life of the process). The hashes running at once
+ * share {@link #BUDGET_KIB}, a third of the heap: one at OWASP's cost in the launcher's 96 MiB, two in
+ * 128 MiB (what that serves: docs/BENCHMARKS.md, "What limits each figure"); more sign-ins wait their
+ * turn, in order, instead of exhausting the heap (a burst of logins is a thing an attacker can send,
+ * and the rest of the heap holds the server's live set under load). A
  * hash costing more than the whole budget runs alone. A turn is waited for at most
  * {@code secrets.argon2-max-wait}: beyond it the hash is refused ({@link Busy}), so a flood of
  * sign-ins from many addresses, which the per-address login throttle does not stop, sheds what it

@@ -24,7 +24,7 @@ public final class SecretBox {
     /**
      * The provider of AES-GCM, found once: a delivery opens its callback's code, and looking the
      * provider up by name on each call walked the JDK's provider list, most of the cost of an open
-     * (3-4% of the server's CPU under the delivery load, docs/benchmarks-history.md).
+     * (docs/benchmarks-history.md, "SecretBox's provider found once").
      */
     private static final Provider PROVIDER;
 

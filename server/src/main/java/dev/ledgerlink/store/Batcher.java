@@ -41,7 +41,7 @@ public final class Batcher<U extends Batcher.Pending<?>> implements AutoCloseabl
 
     /**
      * @param name          the writer threads' name prefix
-     * @param threads       how writer threads are made (platform or virtual: the user measured which serves it better)
+     * @param threads       how writer threads are made (platform or virtual: whichever served its user better)
      * @param writers       how many groups run at once
      * @param maxGroup      the most units in one group
      * @param withdrawAfter how long a unit waits for a writer before its caller runs it alone

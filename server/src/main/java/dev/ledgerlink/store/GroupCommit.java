@@ -27,13 +27,10 @@ import org.jdbi.v3.core.Jdbi;
  * and the next group is whatever queued meanwhile; a lone request runs as a plain transaction.
  *
  * <p>Used by the refresh grant (oauth/RotationInTransaction), where on H2 the durable commit, one chunk
- * written per transaction, was a large share of a grant: in interleaved runs of the token scenario
- * (docs/benchmarks-history.md) refresh grants went up about 9% (within this machine's run-to-run spread) and
- * their p99 at 64 chains from 102-105 ms to 54-76 ms; on a machine whose commits cost more, 2.2-2.6x
- * at 64 chains. Also used by event publishing on H2 (events/EventPublisher), where it was worth
- * about 25% more deliveries per second on such a machine; not on PostgreSQL, where a savepoint per
- * publish cost more than the shared flush saved. Tried for code exchanges, it made no measurable
- * difference there and is not used there.
+ * written per transaction, was a large share of a grant (docs/benchmarks-history.md, "Group commit for
+ * refresh grants on H2"), and by event publishing on H2 (events/EventPublisher); not on PostgreSQL,
+ * where a savepoint per publish cost more than the shared flush saved. Tried for code exchanges, it
+ * made no measurable difference there and is not used there.
  *
  * <p>A unit must be a whole transaction's work that may run twice when its first run was rolled
  * back, and must not register after-commit callbacks on the handle (the shared handle would run them
@@ -42,9 +39,8 @@ import org.jdbi.v3.core.Jdbi;
 public final class GroupCommit implements AutoCloseable {
     /**
      * One writer: while it commits a group, every transaction that arrives joins the next one, and on
-     * H2 a commit writes the changed pages once for its whole group. Measured against two (interleaved,
-     * docs/benchmarks-history.md): refresh grants 8,215-8,685 / 9,553-9,666 per second at 16 / 64 chains
-     * against 7,048-7,274 / 8,336-8,537, deliveries 8,695 against 8,226 per second.
+     * H2 a commit writes the changed pages once for its whole group, so larger groups do more with
+     * less (docs/benchmarks-history.md, "One writer for group commit on H2").
      */
     private static final int WRITERS = 1;
     private static final int MAX_GROUP = 64;

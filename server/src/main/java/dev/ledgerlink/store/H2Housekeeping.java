@@ -29,10 +29,9 @@ import org.slf4j.LoggerFactory;
  * that is never updated beside rows that were) keeps its whole space, so H2 has a background thread
  * that rewrites the live pages of the emptiest chunks. That thread runs only with a write delay above
  * zero, and ledgerlink sets WRITE_DELAY=0 so that a commit is in the file before it is acknowledged
- * (JdbcUrls). Without it, the soak's load (docs/BENCHMARKS.md, "Soak") grew an H2 file by 70-100 MiB a
- * minute, and still by 35-40 MiB a minute once retention held its rows level: 850 MiB after twelve
- * minutes for some 100,000 rows. With it the same load levelled off at 268 MiB from the ninth minute
- * (260 MiB at the fifteenth). H2HousekeepingTest shows it on a smaller churn.
+ * (JdbcUrls). Without it, an H2 file under the soak's load kept growing after retention held its
+ * rows level; with it the file levels off (docs/BENCHMARKS.md, "Soak"; docs/benchmarks-history.md,
+ * "H2 housekeeping"). H2HousekeepingTest shows it on a smaller churn.
  *
  * <p>So every {@link #EVERY} this rewrites the live pages of the emptiest chunks (at most
  * {@link #WRITE_BUDGET} a pass) while the live share of the chunks is below {@link #TARGET_FILL_RATE},
@@ -47,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * <p>What it cannot do (the 60-minute soak, docs/BENCHMARKS.md): H2 keeps every chunk for 45 s after
  * it was written (RETENTION_TIME, so that a power cut finds older versions whole, as the operating
  * system writes back within 30 s) and frees dead chunks only in the order they died, so under constant
- * load the file holds about a minute of writes (62-74 s in the soak's hour). The chunks that grew it without bound,
+ * load the file holds about a minute of writes (docs/BENCHMARKS.md, "Soak"). The chunks that grew it without bound,
  * kept by pages H2 counted live but no tree held, came from a bug in H2 2.5.252's commit, fixed by
  * ledgerlink's copy of org.h2.mvstore.tx.CommitDecisionMaker; a file written before that fix keeps
  * them until {@code ledgerlink db rebuild}. The gauges (ledgerlink_h2_*) show which of these a file is in.

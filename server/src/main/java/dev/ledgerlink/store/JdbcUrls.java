@@ -25,9 +25,9 @@ public final class JdbcUrls {
     /**
      * H2's page cache, in KiB, unless the URL sets CACHE_SIZE: half of H2's default 16 MiB. The cache
      * lives in the server's heap (96 MiB with the launcher), where its pages are the bulk of what a
-     * loaded server keeps; with 8 MiB the server collected fully half as often under the benchmark's
-     * token and delivery loads and delivery p99 fell from ~110 to ~45 ms (docs/benchmarks-history.md, "H2's
-     * page cache at 8 MiB"). A database with a larger working set can set its own CACHE_SIZE.
+     * loaded server keeps; with 8 MiB the server collects fully less often under load, which shows in
+     * the delivery p99 (docs/benchmarks-history.md, "H2's page cache at 8 MiB"). A database with a
+     * larger working set can set its own CACHE_SIZE.
      */
     static final int H2_PAGE_CACHE_KIB = 8192;
 

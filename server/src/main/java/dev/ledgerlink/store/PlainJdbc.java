@@ -16,8 +16,8 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * grant, client authentication, bearer verification, a publish, the delivery outcomes' batches);
  * everything else uses JDBI. Why: for every statement JDBI copies its configuration, and looks up an
  * argument factory per bound value and a column mapper per column read; in the profiles of refresh
- * grants that was 14-18% of the server's CPU (docs/benchmarks-history.md), more than the work of the
- * statements outside the database.
+ * grants and deliveries that cost more than the work of the statements outside the database
+ * (docs/benchmarks-history.md, "Plain JDBC for the hottest statements", "Deliveries' statements as plain JDBC").
  *
  * <p>The statements run on the handle's connection, so in its transaction. A failure is thrown the
  * way JDBI throws it (an UnableToExecuteStatementException caused by the SQLException), so the rules
@@ -152,6 +152,60 @@ public final class PlainJdbc {
         } catch (SQLException e) {
             throw failed(sql, e);
         }
+    }
+
+    // The same, for statements written with named parameters (Named): what the hot paths use.
+
+    /** Sets a named statement's parameters. */
+    @FunctionalInterface
+    public interface NamedBinder {
+        void bind(Named.Params params) throws SQLException;
+    }
+
+    /** Sets one row's parameters of a named statement's batch. */
+    @FunctionalInterface
+    public interface NamedRowBinder<T> {
+        void bind(Named.Params params, T row) throws SQLException;
+    }
+
+    /** {@link #update(Handle, String, Binder)} of a named statement. */
+    public static int update(Handle h, Named sql, NamedBinder binder) {
+        return update(h, sql.jdbc(), s -> binder.bind(sql.on(s)));
+    }
+
+    /** {@link #insert(Handle, String, Binder)} of a named statement. */
+    public static long insert(Handle h, Named sql, NamedBinder binder) {
+        return insert(h, sql.jdbc(), s -> binder.bind(sql.on(s)));
+    }
+
+    /** {@link #insertIfAny(Handle, String, Binder)} of a named statement. */
+    public static OptionalLong insertIfAny(Handle h, Named sql, NamedBinder binder) {
+        return insertIfAny(h, sql.jdbc(), s -> binder.bind(sql.on(s)));
+    }
+
+    /** {@link #batch(Handle, String, Iterable, RowBinder)} of a named statement. */
+    public static <T> int[] batch(Handle h, Named sql, Iterable<T> rows, NamedRowBinder<T> binder) {
+        return batch(h, sql.jdbc(), rows, (s, row) -> binder.bind(sql.on(s), row));
+    }
+
+    /** {@link #queryOne(Handle, String, Binder, RowReader)} of a named statement. */
+    public static <T> Optional<T> queryOne(Handle h, Named sql, NamedBinder binder, RowReader<T> reader) {
+        return queryOne(h, sql.jdbc(), false, s -> binder.bind(sql.on(s)), reader);
+    }
+
+    /** {@link #queryOnePlannedEachTime(Handle, String, Binder, RowReader)} of a named statement. */
+    public static <T> Optional<T> queryOnePlannedEachTime(Handle h, Named sql, NamedBinder binder, RowReader<T> reader) {
+        return queryOne(h, sql.jdbc(), true, s -> binder.bind(sql.on(s)), reader);
+    }
+
+    /** {@link #query(Handle, String, Binder, RowReader)} of a named statement. */
+    public static <T> List<T> query(Handle h, Named sql, NamedBinder binder, RowReader<T> reader) {
+        return query(h, sql.jdbc(), false, s -> binder.bind(sql.on(s)), reader);
+    }
+
+    /** {@link #queryPlannedEachTime(Handle, String, Binder, RowReader)} of a named statement. */
+    public static <T> List<T> queryPlannedEachTime(Handle h, Named sql, NamedBinder binder, RowReader<T> reader) {
+        return query(h, sql.jdbc(), true, s -> binder.bind(sql.on(s)), reader);
     }
 
     /** PostgreSQL: never prepared on the server, so never run with a plan kept from an earlier run. */

@@ -10,8 +10,8 @@ import org.eclipse.jetty.util.component.LifeCycle;
  * yet. Jetty leaves it to the JDK, whose default is 50, so a burst of more than 50 new connections
  * (a sign-in rush, clients reconnecting after a restart or a load balancer's failover) overflows it
  * while the server is busy: the kernel drops the handshakes (clients wait a second to retry) and,
- * once it answers with SYN cookies, resets connections whose request was already sent. Measured:
- * 400 simultaneous sign-ins got 98 resets at 50. The kernel caps the value at net.core.somaxconn
+ * once it answers with SYN cookies, resets connections whose request was already sent (the sign-in
+ * flood of docs/BENCHMARKS.md met both at 50). The kernel caps the value at net.core.somaxconn
  * (4096 on Linux since 5.4).
  */
 final class AcceptQueue {

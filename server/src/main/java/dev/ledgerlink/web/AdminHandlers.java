@@ -1,6 +1,7 @@
 package dev.ledgerlink.web;
 
 import dev.ledgerlink.callbacks.CallbackJson;
+import dev.ledgerlink.oauth.ConnectedAppJson;
 import dev.ledgerlink.oauth.GrantJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.Services;
@@ -56,6 +57,32 @@ final class AdminHandlers {
 
     Map<String, ?> revokeGrant(Context ctx) {
         return Map.of("grant", GrantJson.of(s.oauth().grants().revoke(PathIds.positive(ctx, "grant_id"))));
+    }
+
+    /** The user's connected applications, as the user sees them on the account page. */
+    Map<String, ?> connectedApps(Context ctx) {
+        long userId = existingUser(ctx);
+        return Map.of("connected_apps", s.oauth().connectedApps().of(userId).stream().map(ConnectedAppJson::of).toList());
+    }
+
+    /** An operator disconnects an application for the user ({client_id}: its client_id or numeric id); audited. */
+    Map<String, ?> disconnectApp(Context ctx) {
+        long userId = existingUser(ctx);
+        var d = s.oauth().connectedApps().disconnect(userId, ctx.pathParam("client_id"), dev.ledgerlink.oauth.ConnectedApps.By.OPERATOR, null);
+        return Map.of("disconnected", ConnectedAppJson.disconnected(d));
+    }
+
+    /** An operator removes the user's second factor (a lost phone and lost recovery codes); audited. */
+    Map<String, ?> resetSecondFactor(Context ctx) {
+        long userId = existingUser(ctx);
+        boolean had = s.oauth().secondFactor().reset(userId);
+        return Map.of("second_factor", Map.of("user_id", userId, "enrolled", false, "removed", had));
+    }
+
+    private long existingUser(Context ctx) {
+        long id = PathIds.positive(ctx, "user_id");
+        if (s.users().find(id).isEmpty()) throw ServiceException.notFound("No user " + id + ".");
+        return id;
     }
 
     /** Every admin route: the operator key first, then the handler's answer as JSON. */

@@ -57,10 +57,16 @@ final class AuthorizePage {
                 return;
             }
             String action = ctx.formParam("action");
-            if ("login".equals(action)) {
-                var result = oauth.flow().logIn(request, ctx.formParam("email"), ctx.formParam("password"), clientAddress.of(ctx));
+            if ("login".equals(action) || "second_factor".equals(action)) {
+                var result = "login".equals(action)
+                        ? oauth.flow().logIn(request, ctx.formParam("email"), ctx.formParam("password"), clientAddress.of(ctx))
+                        : oauth.flow().secondFactor(request, session.get(), ctx.formParam("code"), clientAddress.of(ctx));
                 LoginSession current = session.get();
-                if (result.user().isPresent()) current = open(ctx, oauth.sessions().logIn(cookie, result.user().get().id()));
+                if (result.user().isPresent()) {
+                    long userId = result.user().get().id();
+                    current = open(ctx, result.next() instanceof AuthorizationFlow.ShowSecondFactor
+                            ? oauth.sessions().awaitSecondFactor(cookie, userId) : oauth.sessions().logIn(cookie, userId));
+                }
                 render(ctx, request, current, result.next(), HttpStatus.SEE_OTHER);
             } else if ("authorize".equals(action) || "deny".equals(action)) {
                 render(ctx, request, session.get(), oauth.flow().decide(request, session.get(), "authorize".equals(action)), HttpStatus.SEE_OTHER);
@@ -80,8 +86,15 @@ final class AuthorizePage {
                 if (login.refusal() != null) SignInRefusals.status(ctx, login.refusal(), login.retryAfter(), HttpStatus.OK);
                 if (login.problem() != null) ErrorNote.note(ctx, null, login.problem());   // the journal's "why" of a failed sign-in
                 String email = ctx.formParam("email");
-                page(ctx, "login.jte", Map.of("action", action, "csrf", session.csrfToken(), "appName", request.application().name(),
+                String app = request.application().name();
+                page(ctx, "login.jte", Map.of("action", action, "csrf", session.csrfToken(), "heading", "Sign in to continue to " + app,
+                        "intro", app + " is asking to connect to your ledgerlink account.",
                         "problem", Optional.ofNullable(login.problem()), "email", email == null ? "" : email));
+            }
+            case AuthorizationFlow.ShowSecondFactor code -> {
+                SignInRefusals.secondFactor(ctx, code.problem(), code.retryAfter(), HttpStatus.OK);
+                page(ctx, "second-factor.jte", Map.of("action", action, "csrf", session.csrfToken(), "userEmail", code.user().email(),
+                        "problem", Optional.ofNullable(code.problem())));
             }
             case AuthorizationFlow.ShowConsent consent -> {
                 List<ConsentScope> scopes = request.scopes().stream().map(s -> new ConsentScope(s, Scopes.describe(s))).toList();
@@ -99,7 +112,7 @@ final class AuthorizePage {
         }
     }
 
-    private static void errorPage(Context ctx, HttpStatus status, String title, String message) {
+    static void errorPage(Context ctx, HttpStatus status, String title, String message) {
         ctx.status(status);
         ErrorNote.note(ctx, null, title + ": " + message);
         page(ctx, "error.jte", Map.of("title", title, "message", message));
@@ -120,7 +133,7 @@ final class AuthorizePage {
         return opened.session();
     }
 
-    private static void pageHeaders(Context ctx) {
+    static void pageHeaders(Context ctx) {
         Pages.headers(ctx, CSP);
     }
 

@@ -35,6 +35,19 @@ final class Routes {
         var authorize = new AuthorizePage(s.oauth(), s.settings(), clientAddress);
         r.get("/oauth/authorize", authorize::show);
         r.post("/oauth/authorize", authorize::submit);
+        // The signed-in user's account page (same session): connected applications, the second factor; and its JSON API.
+        var account = new AccountPage(s.oauth(), s.users(), s.settings(), clientAddress);
+        r.get(AccountPage.PATH, account::show);
+        r.post(AccountPage.PATH, account::signIn);
+        r.post(AccountPage.PATH + "/sign-out", account::signOut);
+        r.post(AccountPage.PATH + "/connected-apps/{client_id}/disconnect", account::disconnect);
+        r.post(AccountPage.PATH + "/second-factor/setup", account::setUpSecondFactor);
+        r.post(AccountPage.PATH + "/second-factor/confirm", account::confirmSecondFactor);
+        r.post(AccountPage.PATH + "/second-factor/recovery-codes", account::replaceRecoveryCodes);
+        r.post(AccountPage.PATH + "/second-factor/remove", account::removeSecondFactor);
+        var accountApi = new AccountApi(s.oauth(), clientAddress);
+        r.get(AccountPage.PATH + "/api/connected-apps", accountApi::connectedApps);
+        r.delete(AccountPage.PATH + "/api/connected-apps/{client_id}", accountApi::disconnect);
         var o = s.oauth();
         // One operator key for every internal route (events, admin, introspection by the platform's services).
         var operator = new OperatorAuth(operatorKey);
@@ -64,9 +77,12 @@ final class Routes {
 
         // Development mode only: test events with the application's own token (docs/sandbox.md).
         if (devMode) {
-            var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts(), s.deliveries()), bearer);
+            var testEvents = new TestEventHandler(new dev.ledgerlink.sandbox.TestEvents(s.events(), s.accounts(), s.deliveries()), bearer, operator);
             r.post("/events/account/{account_id}/events/test", testEvents::send);
-            // The sandbox's controls (operator key): fault rules, the request journal, reset.
+            // The sandbox's controls (operator key): what a test otherwise needs the CLI for (tokens, test events
+            // for an account), fault rules, the request journal, reset.
+            r.post("/sandbox/v1/tokens", new SandboxTokensHandler(o.operatorGrant(), operator)::issue);
+            r.post("/sandbox/v1/events", testEvents::sendAsOperator);
             var sandbox = new SandboxHandlers(s.faults(), s.journal(), operator);
             r.post("/sandbox/v1/faults", sandbox::addFault);
             r.get("/sandbox/v1/faults", sandbox::listFaults);
@@ -105,6 +121,9 @@ final class Routes {
         r.get(a + "/grants", admin.op(admin::grants));
         r.get(a + "/grants/{grant_id}", admin.op(admin::grant));
         r.post(a + "/grants/{grant_id}/revoke", admin.op(admin::revokeGrant));
+        r.get(a + "/users/{user_id}/connected-apps", admin.op(admin::connectedApps));
+        r.post(a + "/users/{user_id}/connected-apps/{client_id}/disconnect", admin.op(admin::disconnectApp));
+        r.post(a + "/users/{user_id}/reset-second-factor", admin.op(admin::resetSecondFactor));
 
         // The developer console (development mode, or console.enabled): web/console/ConsoleRoutes.
         dev.ledgerlink.web.console.ConsoleRoutes.register(r, s, operatorKey, clientAddress, onStop);

@@ -31,7 +31,10 @@ final class SandboxClockHandlers {
         if (!unknown.isEmpty()) throw ServiceException.invalid(unknown.get(0), "is not a field of a clock move (advance or set)");
         String advance = RequestBodies.text(body, "advance", "advance", "must be an ISO-8601 duration string, for example \"PT13H\"");
         String set = RequestBodies.text(body, "set", "set", "must be an ISO-8601 instant string, for example \"2027-01-01T00:00:00Z\"");
-        if ((advance == null) == (set == null)) throw ServiceException.invalid("advance", "give exactly one of advance (a duration) or set (an instant)");
+        if (advance == null && set == null) {
+            throw ServiceException.invalid("advance", "is required (a duration such as \"PT13H\"), or set instead (an instant such as \"2027-01-01T00:00:00Z\")");
+        }
+        if (advance != null && set != null) throw ServiceException.invalid("set", "must not be given with advance: move the clock by a duration or to an instant, not both");
         render(ctx, advance != null ? clock.advance(advance) : clock.set(set));
     }
 

@@ -71,19 +71,27 @@ final class SandboxHooks {
             }
         }
         TokenPrincipal principal = BearerAuth.principalOf(ctx);
+        Long application = principal != null ? Long.valueOf(principal.applicationId()) : tokenApplication(ctx, route);
         journal.record(new RequestJournal.Call(services.clock().instant(), AppCalls.declaredClientId(ctx, route),
-                principal == null ? null : principal.applicationId(), ctx.method().name(), ctx.path(), ctx.statusCode(), error, description, ms));
+                application, ctx.method().name(), ctx.path(), ctx.statusCode(), error, description, ms));
     }
 
     /** The client_id a rule matches: declared by the request, else the application of its access token. */
     private String clientIdOf(Context ctx, FaultRoute route) {
         String declared = AppCalls.declaredClientId(ctx, route);
-        if (declared != null || (route != FaultRoute.IDENTITY && route != FaultRoute.CALLBACKS)) return declared;
+        if (declared != null) return declared;
+        Long application = tokenApplication(ctx, route);
+        return application == null ? null : services.applications().find(application).map(a -> a.clientId()).orElse(null);
+    }
+
+    /**
+     * On identity and callbacks, the application the request's access token was issued to, accepted or
+     * not: an expired or revoked token still names its application, so "why did my call fail" shows the 401.
+     */
+    private Long tokenApplication(Context ctx, FaultRoute route) {
+        if (route != FaultRoute.IDENTITY && route != FaultRoute.CALLBACKS) return null;
         String token = BearerHeader.credential(ctx);
-        if (token == null) return null;
-        return services.accessTokens().verify(token)
-                .flatMap(p -> services.applications().find(p.applicationId()))
-                .map(a -> a.clientId()).orElse(null);
+        return token == null ? null : services.tokens().issuedTo(token).orElse(null);
     }
 
     private static String queryParameter(String location, String name) {

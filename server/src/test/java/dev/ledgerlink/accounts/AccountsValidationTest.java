@@ -113,6 +113,9 @@ class AccountsValidationTest {
         var devApp = apps.create("Dev", List.of("http://localhost:3000/cb", "http://127.0.0.1/cb", "http://[::1]:8080/cb"), List.of("user:profile:read"));
         assertEquals(3, devApp.application().redirectUris().size());
         assertEquals("redirect_uri", fieldsOf(() -> prodApps.create("Prod", List.of("http://localhost:3000/cb"), List.of("user:profile:read"))));
+        // The browser that follows a redirect runs on the host, where the names containers give their host mean nothing.
+        assertEquals("redirect_uri", fieldsOf(() -> apps.create("Dev", List.of("http://host.docker.internal:3000/cb"), List.of("user:profile:read"))));
+        assertEquals("redirect_uri", fieldsOf(() -> apps.create("Dev", List.of("http://host.containers.internal:3000/cb"), List.of("user:profile:read"))));
         assertEquals("https://example.com/cb", prodApps.create("Prod", List.of("https://example.com/cb"), List.of("user:profile:read"))
                 .application().redirectUris().getFirst());
     }

@@ -207,6 +207,56 @@ class AuditTrailTest {
         assertEquals(before + 1, AuditLines.counter(server, "tokens.issued_by_operator"));
     }
 
+    @Test
+    void aDisconnectedApplicationIsOneLineWithoutTheTokens() {
+        TokenPair pair = f.issue();
+        secrets.addAll(List.of(pair.accessToken(), pair.refreshToken()));
+        server.services().oauth().connectedApps().disconnect(f.user().id(), f.app().clientId(),
+                dev.ledgerlink.oauth.ConnectedApps.By.OPERATOR, null);
+
+        JsonNode line = one("connected_app.disconnected");
+        assertEquals("operator", line.get("by").asText());
+        assertEquals(f.user().id(), line.get("user_id").asLong());
+        assertEquals(f.app().clientId(), line.get("client_id").asText());
+        assertEquals(2, line.get("tokens_revoked").asInt());
+    }
+
+    /**
+     * The second factor's events, through the service the pages call: enrolled, a recovery code used,
+     * recovery codes replaced, turned off by the user, reset by an operator. No authenticator secret,
+     * code or recovery code in any line.
+     */
+    @Test
+    void theSecondFactorsEventsAreOneLineEachWithoutSecretsOrCodes() {
+        var factor = server.services().oauth().secondFactor();
+        long user = f.user().id();
+        var enrolment = factor.begin(f.user()).orElseThrow();
+        byte[] secret = dev.ledgerlink.oauth.Totp.fromBase32(enrolment.secret());
+        long step = server.clock.instant().getEpochSecond() / 30;
+        String first = dev.ledgerlink.oauth.Totp.codeAt(secret, step);
+        var confirmed = factor.confirm(user, first, "203.0.113.9");
+        secrets.addAll(List.of(enrolment.secret(), first));
+        secrets.addAll(confirmed.recoveryCodes());
+        assertEquals("203.0.113.9", one("second_factor.enrolled").get("address").asText());
+
+        String recovery = confirmed.recoveryCodes().getFirst();
+        assertTrue(factor.verify(user, recovery, "203.0.113.9") instanceof dev.ledgerlink.oauth.SecondFactor.Accepted);
+        assertEquals(9, one("second_factor.recovery_code_used").get("recovery_codes_left").asInt());
+
+        String next = dev.ledgerlink.oauth.Totp.codeAt(secret, step + 1);
+        var replaced = factor.replaceRecoveryCodes(user, next, "203.0.113.9");
+        secrets.add(next);
+        secrets.addAll(replaced.recoveryCodes());
+        assertEquals(user, one("second_factor.recovery_codes_replaced").get("user_id").asLong());
+
+        String byUser = replaced.recoveryCodes().get(2);
+        assertTrue(factor.remove(user, byUser, null) instanceof dev.ledgerlink.oauth.SecondFactor.Accepted);
+        factor.begin(f.user());
+        factor.reset(user);
+        List<JsonNode> removed = lines.of("second_factor.removed");
+        assertEquals(List.of("user", "operator"), removed.stream().map(n -> n.get("by").asText()).toList());
+    }
+
     /** The one line of this event written during the test. */
     private JsonNode one(String event) {
         List<JsonNode> found = lines.of(event);

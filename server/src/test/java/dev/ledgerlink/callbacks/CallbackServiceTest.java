@@ -139,9 +139,9 @@ class CallbackServiceTest {
     }
 
     /**
-     * Whether a callback receives events (and sends them now) is written twice, once per language,
-     * in StateColumns: the SQL conditions the fan-out selects subscribers with (and queues pending
-     * or held by), and State.receivesEvents (sends). They agree on a callback in each stored state.
+     * Whether a callback receives events (and sends them now) is written once per language in
+     * EventReceivers: the SQL conditions the fan-out selects receivers with (and queues pending or
+     * held by), and the Java the engine asks of a state. They agree on a callback in each stored state.
      */
     @Test
     void theFanOutsConditionAndTheStateAgreeOnWhoReceivesEvents() {
@@ -160,8 +160,8 @@ class CallbackServiceTest {
         List<Callback> all = List.of(unverified, verified, disabledAfterVerification, disabledUnverified, rekeying);
         for (Callback c : all) {
             Callback now = callbacks.get(owner, accountId, c.id());
-            assertEquals(now.state().receivesEvents(), matches(c.id(), StateColumns.RECEIVES_EVENTS), now.state() + " (verified " + now.verified() + ")");
-            if (now.state().receivesEvents()) assertEquals(now.state().sends(), matches(c.id(), StateColumns.SENDS), now.state() + " sends");
+            assertEquals(EventReceivers.receives(now.state()), matches(c.id(), EventReceivers.RECEIVING), now.state() + " (verified " + now.verified() + ")");
+            assertEquals(EventReceivers.sendsNow(now.state()), matches(c.id(), EventReceivers.SENDS_NOW), now.state() + " sends");
         }
         assertEquals(List.of(CallbackStateMachine.State.UNVERIFIED, CallbackStateMachine.State.VERIFIED, CallbackStateMachine.State.DISABLED,
                 CallbackStateMachine.State.DISABLED, CallbackStateMachine.State.REKEYING), all.stream()
@@ -169,7 +169,7 @@ class CallbackServiceTest {
     }
 
     private boolean matches(long callbackId, String condition) {
-        return server.services().database().jdbi().withHandle(h -> h.createQuery("select count(*) from callbacks where id = :id and " + condition)
+        return server.services().database().jdbi().withHandle(h -> h.createQuery("select count(*) from callbacks c where c.id = :id and " + condition)
                 .bind("id", callbackId).mapTo(Integer.class).one() == 1);
     }
 

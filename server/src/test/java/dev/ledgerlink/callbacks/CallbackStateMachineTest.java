@@ -134,8 +134,8 @@ class CallbackStateMachineTest {
     void aResentVerifiedCallbackStaysSubscribedButSendsNothingUntilVerified() {
         Transition resend = CallbackStateMachine.apply(VERIFIED, Trigger.RESEND);
         assertEquals(REKEYING, resend.next());
-        assertTrue(REKEYING.receivesEvents(), "publishes still create its deliveries");
-        assertFalse(REKEYING.sends(), "held until the new code is verified");
+        assertTrue(EventReceivers.receives(REKEYING), "publishes still create its deliveries");
+        assertFalse(EventReceivers.sendsNow(REKEYING), "held until the new code is verified");
         assertTrue(resend.has(HOLD_PENDING) && !resend.has(DROP_PENDING), "what was pending is held, not dropped");
         assertTrue(CallbackStateMachine.apply(REKEYING, Trigger.VERIFY_WITH_RIGHT_CODE).has(RELEASE_HELD));
     }
@@ -143,8 +143,8 @@ class CallbackStateMachineTest {
     @Test
     void onlyAVerifiedCallbackSendsAndOnlyVerifiedOrReKeyingReceives() {
         for (State s : State.values()) {
-            assertEquals(s == VERIFIED, s.sends(), s.name());
-            assertEquals(s == VERIFIED || s == REKEYING, s.receivesEvents(), s.name());
+            assertEquals(s == VERIFIED, EventReceivers.sendsNow(s), s.name());
+            assertEquals(s == VERIFIED || s == REKEYING, EventReceivers.receives(s), s.name());
         }
     }
 

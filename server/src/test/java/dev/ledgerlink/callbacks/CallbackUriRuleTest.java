@@ -3,6 +3,7 @@ package dev.ledgerlink.callbacks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.ledgerlink.net.ContainerHostNames;
 import dev.ledgerlink.net.PublicAddressGate;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -39,7 +40,7 @@ class CallbackUriRuleTest {
         assertNull(dev.refusal("http://127.0.0.1:9000/x"));
         assertNull(dev.refusal("http://localhost:9000/x"));
         assertNull(dev.refusal("http://[::1]:9000/x"));
-        assertEquals("must use https (http is allowed only to loopback hosts in development mode)", dev.refusal("http://hooks.example.com/x"));
+        assertEquals("must use https (http is allowed only to loopback hosts and to host.docker.internal, host.containers.internal, host.testcontainers.internal in development mode)", dev.refusal("http://hooks.example.com/x"));
     }
 
     @Test
@@ -79,14 +80,28 @@ class CallbackUriRuleTest {
     }
 
     @Test
+    void theNamesContainersGiveTheirHostAreTreatedAsLoopbackInDevelopmentModeOnly() {
+        for (String host : java.util.List.of("host.docker.internal", "host.containers.internal", "HOST.Testcontainers.Internal")) {
+            assertNull(dev.refusal("http://" + host + ":9000/webhooks"), host);
+            assertEquals("must use https", production.refusal("http://" + host + ":9000/webhooks"), host);
+        }
+        assertEquals("must use https (http is allowed only to loopback hosts and to " + String.join(", ", ContainerHostNames.ALL)
+                + " in development mode)", dev.refusal("http://docker.internal:9000/x"), "the names themselves, nothing near them");
+        assertEquals("must use https (http is allowed only to loopback hosts and to " + String.join(", ", ContainerHostNames.ALL)
+                + " in development mode)", dev.refusal("http://evil.host.docker.internal/x"));
+    }
+
+    @Test
     void devCallbackHostsAllowHttpToThoseNamesOnlyAndOnlyInDevelopmentMode() {
         var compose = new CallbackUriRule(PublicAddressGate.of(true, java.util.Set.of("app", "receiver"), TABLE));
         assertNull(compose.refusal("http://app:3000/webhooks"));
         assertNull(compose.refusal("http://RECEIVER/hooks"), "host names are not case-sensitive");
         assertNull(compose.refusal("http://127.0.0.1:9000/x"), "loopback still");
-        assertEquals("must use https (http is allowed only to loopback hosts and to app, receiver (dev.callback-hosts) in development mode)",
+        assertEquals("must use https (http is allowed only to loopback hosts, to host.docker.internal, host.containers.internal, host.testcontainers.internal"
+                + " and to app, receiver (dev.callback-hosts) in development mode)",
                 compose.refusal("http://hooks.example.com/x"));
-        assertEquals("must use https (http is allowed only to loopback hosts and to app, receiver (dev.callback-hosts) in development mode)",
+        assertEquals("must use https (http is allowed only to loopback hosts, to host.docker.internal, host.containers.internal, host.testcontainers.internal"
+                + " and to app, receiver (dev.callback-hosts) in development mode)",
                 compose.refusal("http://app.example.com/x"), "the name itself, not a domain under it");
         var productionWithTheSetting = new CallbackUriRule(PublicAddressGate.of(false, java.util.Set.of("app"), TABLE));
         assertEquals("must use https", productionWithTheSetting.refusal("http://app:3000/webhooks"), "ignored outside development mode");

@@ -24,6 +24,7 @@ class DevCallbackHostsTest {
             assertEquals(422, other.status(), other.body());
             assertTrue(other.body().contains("dev.callback-hosts"), other.body());
             assertEquals(200, api.register("invoice", "http://127.0.0.1:9/loopback").status(), "loopback as before");
+            assertEquals(200, api.register("invoice", "http://host.containers.internal:9/webhooks").status(), "a container's host, as loopback");
         }
     }
 

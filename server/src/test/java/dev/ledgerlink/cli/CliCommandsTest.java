@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.testing.Cli;
+import dev.ledgerlink.testing.FrontEnd;
 import dev.ledgerlink.testing.TestDatabases;
 import org.junit.jupiter.api.Test;
 
 /** Every operator command, end to end through the real picocli entry point, on a real database. */
+@FrontEnd
 class CliCommandsTest {
     private final Cli cli = new Cli(TestDatabases.fresh());
 

@@ -12,8 +12,10 @@ import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
+import dev.ledgerlink.testing.FrontEnd;
 
 /** `ledgerlink COMMAND --help` explains every option and parameter of every command (picocli's model, walked). */
+@FrontEnd
 class CliHelpTest {
     @Test
     void everyOptionAndParameterOfEveryCommandHasADescription() {

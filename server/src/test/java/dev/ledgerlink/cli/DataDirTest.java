@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.testing.FrontEnd;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** One data directory, resolved once, wherever the command runs from; a new database is announced. */
+@FrontEnd
 class DataDirTest {
     @Test
     void theFlagWinsOverTheEnvironmentWhichWinsOverDotData(@TempDir Path dir) {

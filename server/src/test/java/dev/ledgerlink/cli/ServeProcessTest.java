@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.testing.ChildJvm;
+import dev.ledgerlink.testing.FrontEnd;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
@@ -19,6 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** `ledgerlink serve` as a real process: ready line, demo data, CLI beside it on the same database, clean SIGTERM. */
+@FrontEnd
+@Heavy
 class ServeProcessTest {
     private static final Pattern READY = Pattern.compile("ledgerlink ready on (http://\\S+)");
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledgerlink.testing.Cli;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.FrontEnd;
 import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.ServerCli;
 import dev.ledgerlink.testing.TestServer;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** `ledgerlink tokens issue`: a token response without a browser, a grant like any other, used over real HTTP. */
 @LedgerlinkTest
+@FrontEnd
 class TokensIssueCommandTest {
     static TestServer server;
     Fixtures f;

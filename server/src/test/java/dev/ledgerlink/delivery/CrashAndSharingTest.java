@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.callbacks.OperatorCallbacks;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.Receiver;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and two servers sharing a queue send each message once. On the H2 run the database is an H2 file
  * opened by every process (AUTO_SERVER); on the PostgreSQL run, one schema.
  */
+@Heavy
 class CrashAndSharingTest {
     private static final String[] FAST = {"delivery.lease=PT3S", "delivery.timeout=PT1S", "delivery.poll-interval=PT0.1S",
             "delivery.retry-schedule=PT0.5S,PT0.5S,PT1S,PT1S,PT2S,PT2S,PT5S,PT5S"};

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.testing.H2Only;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestHttp;
 import java.io.InputStream;
@@ -16,8 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
  * A dispatcher stuck in one claim pass is noticed ({@link DispatcherWatchdog}). The stuck pass is a
  * real one: a server process on the H2 file a crash test once left (store/h2-stuck-row.mv.db), whose
  * header says it was closed cleanly, so nothing rebuilds it, and whose pending delivery 306 no UPDATE
- * can take. Runs in the H2 pass only (server/pom.xml).
+ * can take. Runs in the H2 pass only (@H2Only).
  */
+@H2Only
+@Heavy
 class DispatcherWatchdogTest {
     @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.ON_SUCCESS)   // the server's log stays for a failure
     Path dir;

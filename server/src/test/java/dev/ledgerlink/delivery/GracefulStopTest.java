@@ -3,6 +3,8 @@ package dev.ledgerlink.delivery;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ledgerlink.testing.H2Only;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.Receiver;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -24,8 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * issue 33, "Graceful shutdown and rolling restarts", on one node over an H2 file: SIGTERM in the
  * middle of publishing, and the order of a stop as a load balancer sees it. Runs in the H2 pass only
- * (server/pom.xml); the nodes on PostgreSQL are RollingRestartTest's.
+ * (@H2Only); the nodes on PostgreSQL are RollingRestartTest's.
  */
+@H2Only
+@Heavy
 class GracefulStopTest {
     @TempDir
     Path dir;

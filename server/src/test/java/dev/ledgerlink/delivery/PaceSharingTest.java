@@ -10,6 +10,7 @@ import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestHttp;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * budget per callback between them, not one each. On the H2 run the database is an H2 file opened by
  * both processes; on the PostgreSQL run, one schema.
  */
+@Heavy
 class PaceSharingTest {
     private static final int RATE = 5;
     private static final int EVENTS = 60;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.callbacks.EventReceivers;
 import dev.ledgerlink.oauth.BrowserSession;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.LedgerlinkTest;
@@ -131,7 +132,7 @@ class PaceTest {
             assertEquals(50, attempts(paced, "status_code = 200"), "one attempt each");
             assertEquals(0, attempts(paced, "status_code is null or status_code <> 200"), "waiting is no failed attempt");
             assertNull(f.callback(paced).failingSince());
-            assertTrue(f.callback(paced).state().receivesEvents());
+            assertTrue(EventReceivers.receives(f.callback(paced).state()));
         }
     }
 

@@ -12,6 +12,7 @@ import dev.ledgerlink.events.EventPublisher;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.signature.ServiceSignature;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestServer;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * held lives in the database only. The API calls go through the services of this JVM (as the CLI
  * does), without a delivery engine; the processes send.
  */
+@Heavy
 class RekeyingCrashTest {
     /**
      * Retries an hour apart: a delivery sent after the verification was released by it. The timeout

@@ -3,6 +3,8 @@ package dev.ledgerlink.delivery;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ledgerlink.testing.Heavy;
+import dev.ledgerlink.testing.PostgresOnly;
 import dev.ledgerlink.testing.Receiver;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,9 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * issue 33, "Graceful shutdown and rolling restarts": `ledgerlink serve` processes on one PostgreSQL
  * database stopped with SIGTERM, as a rolling restart or a scale-down stops them, while the other
- * node runs. Runs in the PostgreSQL pass only (server/pom.xml); the H2 single node and readiness are
+ * node runs. Runs in the PostgreSQL pass only (@PostgresOnly); the H2 single node and readiness are
  * GracefulStopTest's.
  */
+@PostgresOnly
+@Heavy
 class RollingRestartTest {
     /** Quick polling, so the other node takes over at once; shutdown.drain and shutdown.grace stay at their defaults. */
     private static final String[] NODE = {"delivery.poll-interval=PT0.1S", "delivery.timeout=PT5S", "delivery.retry-schedule=PT0.5S,PT1S,PT2S"};

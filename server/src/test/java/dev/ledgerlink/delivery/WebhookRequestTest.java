@@ -1,6 +1,6 @@
 package dev.ledgerlink.delivery;
 
-import static dev.ledgerlink.delivery.DeliveryEngineTest.pythonReceiverSignature;
+import static dev.ledgerlink.delivery.PythonReceiverSignatureTest.pythonReceiverSignature;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,12 +11,14 @@ import java.time.Duration;
 import java.time.Instant;
 import dev.ledgerlink.callbacks.CallbackStateMachine.State;
 import org.junit.jupiter.api.Test;
+import dev.ledgerlink.testing.Heavy;
 
 /**
  * The bytes of one attempt, pure: codes the service never issues (it issues URL-safe ones) still
  * sign the way a Python receiver checks, so the signing holds for any code. The engine tests send
  * real requests with the codes of real handshakes.
  */
+@Heavy
 class WebhookRequestTest {
     private static final dev.ledgerlink.tracing.TraceHeaders TRACE =
             dev.ledgerlink.tracing.TraceHeaders.received("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", null);

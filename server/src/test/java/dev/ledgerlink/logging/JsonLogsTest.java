@@ -21,8 +21,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
+import dev.ledgerlink.testing.FrontEnd;
 
 /** log.format=json: what a server writes to stderr while it is used over HTTP. */
+@FrontEnd
 class JsonLogsTest {
 
     @Test

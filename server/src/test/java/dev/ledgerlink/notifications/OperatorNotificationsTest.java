@@ -26,11 +26,13 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import dev.ledgerlink.testing.Heavy;
 
 /**
  * Operator notifications end to end: what triggers them, over real HTTP to a real receiver, checked
  * with the Standard Webhooks reference library (node, npm standardwebhooks).
  */
+@Heavy
 class OperatorNotificationsTest {
     private final String secret = "whsec_" + Base64.getEncoder().encodeToString(SecureRandom.getSeed(32));
 

@@ -73,6 +73,15 @@ public final class BrowserSession implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofString(form(fields))));
     }
 
+    /** A JSON request of this browser (its cookies), its answer checked against openapi.json like every API answer of the tests. */
+    public TestHttp.Response api(String method, String path, String... headerPairs) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).method(method, HttpRequest.BodyPublishers.noBody());
+        for (int i = 0; i + 1 < headerPairs.length; i += 2) b.header(headerPairs[i], headerPairs[i + 1]);
+        TestHttp.Response r = send(b);
+        dev.ledgerlink.testing.OpenApiContract.check(method, uri(path).getRawPath(), r.status(), r.header("Content-Type"), r.body());
+        return r;
+    }
+
     public String formAction() {
         return unescape(find(ACTION));
     }

@@ -9,8 +9,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.ledgerlink.store.DatabaseUnavailable;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.PostgresCluster;
+import dev.ledgerlink.testing.PostgresOnly;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestServer;
 import java.time.Duration;
@@ -38,6 +40,8 @@ import org.junit.jupiter.api.Test;
  * taken as one group when it lets them go.
  */
 @LedgerlinkTest
+@PostgresOnly
+@Heavy
 class RotationBatchesTest {
     static TestServer server;
 
@@ -50,7 +54,7 @@ class RotationBatchesTest {
 
     @BeforeAll
     static void postgresOnly() {
-        // The H2 pass does not run this class (server/pom.xml); this says why when a -Dtest run asks it to.
+        // The H2 pass does not run this class (@PostgresOnly); this says why when a -Dtest run asks it to.
         assumeTrue(TestDatabases.postgres(), "RotationBatches is PostgreSQL's: on H2 refresh grants share commits through GroupCommit");
     }
 

@@ -55,6 +55,26 @@ class RequestJournalTest {
         assertTrue(entry.get("duration_ms").asInt() >= 0);
     }
 
+    /** An expired (or revoked) access token still names its application: the 401 shows among the app's calls. */
+    @Test
+    void aCallWithAnExpiredOrRevokedTokenIsJournaledUnderTheTokensApplication() {
+        String expired = f.issue().accessToken(), revoked = f.issue().accessToken();
+        assertEquals(200, OAuthFlows.revoke(server, f, revoked).status());
+        assertEquals(200, server.http.postJson("/sandbox/v1/clock", "{\"advance\": \"PT12H1M\"}", SandboxFaultsTest.OPERATOR).status());
+        try {
+            assertEquals(401, server.http.get("/auth/api/v1/users/me", f.bearer(expired)).status());
+            assertEquals(401, server.http.get("/events/account/" + f.account().accountId() + "/events/callbacks", f.bearer(revoked)).status());
+            assertEquals(401, server.http.get("/auth/api/v1/users/me", "Authorization", "Bearer not-a-token-at-all").status());
+        } finally {
+            assertEquals(200, server.http.delete("/sandbox/v1/clock", SandboxFaultsTest.OPERATOR).status());
+        }
+        JsonNode mine = requests("?client_id=" + f.app().clientId() + "&limit=2");
+        assertEquals(List.of("/events/account/" + f.account().accountId() + "/events/callbacks", "/auth/api/v1/users/me"),
+                List.of(mine.get(0).get("path").asText(), mine.get(1).get("path").asText()), mine.toString());
+        mine.forEach(e -> assertEquals(401, e.get("status").asInt()));
+        assertTrue(requests("?limit=1").get(0).get("client_id").isNull(), "a token never issued names no application");
+    }
+
     @Test
     void newestFirstPerClientWithALimit() {
         Fixtures other = Fixtures.create(server);

@@ -125,6 +125,11 @@ class SandboxClockTest {
         }
         assertEquals(400, move("not json").status());
         assertTrue(server.services().clock().sandboxOffset().isZero(), "nothing moved");
+        // Neither or both: a sentence that reads, naming the field at fault.
+        assertEquals("advance is required (a duration such as \"PT13H\"), or set instead (an instant such as \"2027-01-01T00:00:00Z\")",
+                move("{}").json().get("message").asText());
+        assertEquals("set must not be given with advance: move the clock by a duration or to an instant, not both",
+                move("{\"advance\": \"PT1H\", \"set\": \"2099-01-01T00:00:00Z\"}").json().get("message").asText());
     }
 
     @Test

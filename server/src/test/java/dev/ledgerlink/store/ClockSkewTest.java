@@ -10,6 +10,8 @@ import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.testing.ChildJvm;
 import dev.ledgerlink.testing.Eventually;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.Heavy;
+import dev.ledgerlink.testing.PostgresOnly;
 import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestDatabases;
 import dev.ledgerlink.testing.TestHttp;
@@ -41,8 +43,10 @@ import org.junit.jupiter.api.io.TempDir;
  * written seven minutes ahead would otherwise wait seven minutes); tokens minted by the skewed
  * nodes carry the database's time; and a refresh token replayed at once on the node ahead is only
  * refused, within the replay window, not taken as stolen (which would revoke the grant).
- * The database's clock is PostgreSQL's: a PostgreSQL schema whichever pass runs it; once, in the PostgreSQL pass (server/pom.xml).
+ * The database's clock is PostgreSQL's: a PostgreSQL schema whichever pass runs it; once, in the PostgreSQL pass (@PostgresOnly).
  */
+@PostgresOnly
+@Heavy
 class ClockSkewTest {
     private static final String KEY = "clock-skew-test-operator-key-0123456789";
     private static final int EVENTS_PER_NODE = 30;

@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.ledgerlink.testing.Heavy;
 
 /**
  * decisions.md "Durability and failure": a 2xx is an acknowledgement. A real server process is killed
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>On the H2 run the server process owns the database file (the test closes its own connections
  * before starting it), so the kill takes the database engine down with it, as in production.
  */
+@Heavy
 class CrashDurabilityTest {
     private static final String OPERATOR_KEY = "crash-test-operator-key";
     private static final String[] FAST = {"delivery.lease=PT3S", "delivery.timeout=PT1S", "delivery.poll-interval=PT0.1S",

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.testing.Eventually;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.PostgresCluster;
+import dev.ledgerlink.testing.PostgresOnly;
 import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
@@ -25,8 +27,10 @@ import org.junit.jupiter.api.Test;
  * 503 in the documented error shape with Retry-After, /readyz is 503, the server keeps running, and
  * when the database returns every acknowledged event is delivered with no manual step. On a
  * PostgreSQL cluster of the test's own, stopped for 30 s under publishing load (the shared server is
- * never stopped). Runs once, in the PostgreSQL pass of the suite (server/pom.xml).
+ * never stopped). Runs once, in the PostgreSQL pass of the suite (@PostgresOnly).
  */
+@PostgresOnly
+@Heavy
 class DatabaseOutageTest {
     private static final String OPERATOR_KEY = "outage-test-operator-key";
     private static final Duration OUTAGE = Duration.ofSeconds(30);

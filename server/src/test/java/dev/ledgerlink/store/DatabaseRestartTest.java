@@ -8,7 +8,9 @@ import dev.ledgerlink.oauth.OAuthFlows;
 import dev.ledgerlink.oauth.TokenPair;
 import dev.ledgerlink.testing.Eventually;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.PostgresCluster;
+import dev.ledgerlink.testing.PostgresOnly;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import dev.ledgerlink.testing.Unavailable;
@@ -34,8 +36,10 @@ import org.junit.jupiter.api.Test;
  * lost, or a rotation whose answer was lost was committed); no token gets two successors (in the
  * database, each chain's grant has exactly one refresh token per rotation answered 200, plus the first,
  * and one of them live); and the same server, never restarted, serves every chain again afterwards.
- * Runs once, in the PostgreSQL pass of the suite (server/pom.xml).
+ * Runs once, in the PostgreSQL pass of the suite (@PostgresOnly).
  */
+@PostgresOnly
+@Heavy
 class DatabaseRestartTest {
     private static final int CHAINS = 64;
     private static final int RESTARTS = 2;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ledgerlink.oauth.OAuthFlows;
 import dev.ledgerlink.testing.Eventually;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.LogLines;
 import dev.ledgerlink.testing.PostgresCluster;
 import dev.ledgerlink.testing.Receiver;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.Test;
  * every delivery row can still be updated (the symptom of a damaged file, docs/operations.md).
  * Runs in both passes of the suite, each on its own database.
  */
+@Heavy
 class DiskFullTest {
     private static final String OPERATOR_KEY = "disk-full-test-operator-key";
     private static final int PUBLISHERS = 2;

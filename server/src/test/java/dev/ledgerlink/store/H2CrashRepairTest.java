@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.cli.Main;
+import dev.ledgerlink.testing.H2Only;
+import dev.ledgerlink.testing.Heavy;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,8 +35,10 @@ import org.junit.jupiter.api.io.TempDir;
  * H2 after a crash ({@link H2CrashRepair}). The damaged database is the one a crash test left in a CI
  * run (three kill -9s on H2 2.5.252): one pending delivery row no UPDATE can take. Every probe that
  * may hit that row runs in a child JVM, because H2's spin on it cannot be stopped from inside.
- * Runs in the H2 pass only (server/pom.xml): it works on H2 files of its own.
+ * Runs in the H2 pass only (@H2Only): it works on H2 files of its own.
  */
+@H2Only
+@Heavy
 class H2CrashRepairTest {
     private static final String OPTIONS = ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH";
 

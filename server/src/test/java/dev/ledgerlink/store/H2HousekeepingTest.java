@@ -2,6 +2,7 @@ package dev.ledgerlink.store;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ledgerlink.testing.H2Only;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -17,9 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  * aged out) stays much smaller when ledgerlink does H2's chunk rewriting ({@link H2Housekeeping}) than
  * without it: with WRITE_DELAY=0 H2's own housekeeping thread never runs, and each commit's chunk keeps
  * its whole space for as long as one page of it is live (here until a random update hits that page
- * again, in the soak until retention removes the row). Measured here: 222 MiB without, 115 MiB with.
- * Sizes in bytes, never a time. The soak (docs/BENCHMARKS.md, "Soak") shows the same on the real load.
+ * again, in the soak until retention removes the row). Sizes in bytes, never a time. The soak (docs/BENCHMARKS.md, "Soak") shows the same on the real load.
  */
+@H2Only
 class H2HousekeepingTest {
     private static final int ROWS = 50_000;
     private static final int COMMITS = 10_000;

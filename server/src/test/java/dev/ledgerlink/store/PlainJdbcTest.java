@@ -63,6 +63,22 @@ class PlainJdbcTest {
     }
 
     @Test
+    void aNamedStatementBindsEachValueToEveryPlaceItsNameAppears() {
+        Jdbi jdbi = probeTable();
+        Instant at = DbTime.now(java.time.Clock.systemUTC());
+        Named insert = Named.sql("insert into hot_probe (id, secret, at) values (:id, :secret, :at)");
+        Named find = Named.sql("select secret from hot_probe where id = :id and at = :at and (secret = :secret or :secret is null)");
+        jdbi.useHandle(h -> PlainJdbc.update(h, insert, p -> p.set("id", 1).set("secret", "a").set("at", at)));
+        assertEquals(Optional.of("a"), jdbi.withHandle(h -> PlainJdbc.queryOne(h, find,
+                p -> p.set("id", 1).set("at", at).set("secret", "a"), r -> r.getString(1))));
+        assertEquals(Optional.empty(), jdbi.withHandle(h -> PlainJdbc.queryOne(h, find,
+                p -> p.set("id", 1).set("at", at).set("secret", "b"), r -> r.getString(1))), "both places of :secret hold b");
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+                () -> jdbi.useHandle(h -> PlainJdbc.update(h, insert, p -> p.set("id", 2).set("secret", "c").set("when", at))));
+        assertTrue(unknown.getMessage().contains(":when"), unknown.getMessage());
+    }
+
+    @Test
     void aFailureIsAJdbiStatementExceptionWithItsSqlStateAndWithoutTheBoundValues() {
         Jdbi jdbi = probeTable();
         String secret = "5f2b9c0e1d7a4b3c8e6f0a1b2c3d4e5f5f2b9c0e1d7a4b3c8e6f0a1b2c3d4e5f";

@@ -70,7 +70,7 @@ public final class Accessibility {
     private static synchronized String axeSource() {
         if (source != null) return source;
         try {
-            if (!Files.exists(AXE)) install();
+            InstallLock.holding(AXE_DIR, () -> { if (!Files.exists(AXE)) install(); });
             source = Files.readString(AXE, StandardCharsets.UTF_8);
             return source;
         } catch (IOException e) {

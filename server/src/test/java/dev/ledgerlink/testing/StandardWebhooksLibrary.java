@@ -53,10 +53,11 @@ public final class StandardWebhooksLibrary {
             try (InputStream in = StandardWebhooksLibrary.class.getResourceAsStream("/standardwebhooks/" + name)) {
                 Files.write(script, in.readAllBytes());
             }
-            if (!Files.isDirectory(DIR.resolve("node_modules/standardwebhooks"))) {
+            InstallLock.holding(DIR, () -> {
+                if (Files.isDirectory(DIR.resolve("node_modules/standardwebhooks"))) return;
                 Files.writeString(DIR.resolve("package.json"), "{\"private\": true, \"type\": \"module\"}\n");
                 run(List.of("npm", "install", "--no-audit", "--no-fund", "--silent", PACKAGE), "");
-            }
+            });
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

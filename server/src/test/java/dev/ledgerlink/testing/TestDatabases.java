@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.UUID;
 
 /**
- * Fresh, isolated databases for tests. The suite runs twice (see server/pom.xml): with
+ * Fresh, isolated databases for tests. The suite runs twice (docs/testing.md): with
  * -Dledgerlink.test.db=h2 every test gets its own in-memory H2 database; with =postgres its own
  * schema in the real PostgreSQL at LEDGERLINK_TEST_PG_URL (default 127.0.0.1:5432/test, which
  * scripts/test starts or installs when it does not answer).

@@ -3,6 +3,8 @@ package dev.ledgerlink.web;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ledgerlink.testing.FrontEnd;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestServer;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +20,8 @@ import org.junit.jupiter.api.Test;
  * the kernel shows it (ss prints a listening socket's backlog as its Send-Q).
  */
 @LedgerlinkTest
+@FrontEnd
+@Heavy
 class AcceptQueueTest {
     static TestServer server;
 

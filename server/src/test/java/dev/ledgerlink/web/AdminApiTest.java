@@ -16,10 +16,12 @@ import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import dev.ledgerlink.testing.FrontEnd;
 
 /** The admin API under /internal/v1/admin over HTTP (operator key), and the CLI commands that call the same services. */
 @LedgerlinkTest
 @ServerSettings({"events.operator-key=" + AdminApiTest.KEY, "delivery.poll-interval=PT0.1S"})
+@FrontEnd
 class AdminApiTest {
     static final String KEY = "test-operator-key-admin-0123456789";
     private static final String A = "/internal/v1/admin";

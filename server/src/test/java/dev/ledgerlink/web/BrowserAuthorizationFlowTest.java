@@ -10,6 +10,8 @@ import dev.ledgerlink.oauth.BrowserSession;
 import dev.ledgerlink.oauth.OAuthFlows;
 import dev.ledgerlink.testing.Chromium;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.FrontEnd;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.TestServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -28,6 +30,8 @@ import org.openqa.selenium.WebDriver;
  * client's redirect URI (a loopback HTTP server) with code and state; then the client exchanges,
  * refreshes and revokes over real HTTP.
  */
+@FrontEnd
+@Heavy
 class BrowserAuthorizationFlowTest {
     @TempDir
     Path profile;

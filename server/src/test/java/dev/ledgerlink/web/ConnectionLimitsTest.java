@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import dev.ledgerlink.testing.FrontEnd;
 
 /**
  * The limits that keep a connection flood from holding the API port (docs/operations.md, "Connection
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * ones. ConnectionFloodTest (bench module) runs thousands of such connections beside healthy clients.
  */
 @LedgerlinkTest
+@FrontEnd
 class ConnectionLimitsTest {
     /** Well beyond every limit the tests set: a connection the server has not closed by then never will be. */
     private static final int BOUND_MS = 20_000;

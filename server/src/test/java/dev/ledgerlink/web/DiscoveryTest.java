@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.testing.FrontEnd;
 import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.testing.TestServer;
@@ -12,6 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 @LedgerlinkTest
+@FrontEnd
 class DiscoveryTest {
     static TestServer server;
 

@@ -41,7 +41,7 @@ import org.junit.jupiter.api.Test;
  * seed and the request, and {@code -Dhostile.seed=N} replays the run.
  *
  * <p>Asserts for every answer: no 5xx; no stack trace or exception name; outside the HTML pages
- * (authorization page, developer console), every error is the documented JSON body (token endpoints: RFC 6749 §5.2,
+ * (authorization page, account page, developer console), every error is the documented JSON body (token endpoints: RFC 6749 §5.2,
  * which the API body also satisfies). Afterwards the server is still healthy.
  */
 @LedgerlinkTest
@@ -67,6 +67,9 @@ class HostileInputTest {
     private static List<Route> routes;
     private static String sessionCookie;
     private static String csrfToken;
+    /** The fixture user signed in on the account page: its routes and JSON API are probed with a real session too. */
+    private static String accountCookie;
+    private static String accountCsrf;
 
     private record Route(String method, String path) {}
 
@@ -88,12 +91,21 @@ class HostileInputTest {
         sessionCookie = setCookie == null ? "ll_session=none" : setCookie.split(";")[0];
         Matcher csrf = Pattern.compile("name=\"csrf_token\" value=\"([^\"]+)\"").matcher(page.body());
         csrfToken = csrf.find() ? csrf.group(1) : "none";
+        try (var user = new dev.ledgerlink.oauth.BrowserSession(server.baseUrl())) {
+            user.get("/oauth/account");
+            user.logIn(fixture.user().email(), fixture.password());
+            assertEquals(303, user.last.status(), user.last.body());
+            accountCookie = "ledgerlink_session=" + user.cookies().getCookieStore().getCookies().stream()
+                    .filter(c -> c.getName().equals("ledgerlink_session")).findFirst().orElseThrow().getValue();
+            accountCsrf = user.api("GET", "/oauth/account/api/connected-apps").json().get("csrf_token").asText();
+        }
     }
 
     @Test
     void noGeneratedRequestGetsA5xxAStackTraceOrAnUndocumentedErrorBody() {
         assertTrue(routes.size() >= 10, "the route table was read: " + routes);
-        assertTrue(routes.contains(new Route("POST", "/sandbox/v1/faults")) && routes.contains(new Route("GET", "/sandbox/v1/requests")),
+        assertTrue(routes.contains(new Route("POST", "/sandbox/v1/faults")) && routes.contains(new Route("GET", "/sandbox/v1/requests"))
+                && routes.contains(new Route("POST", "/sandbox/v1/tokens")) && routes.contains(new Route("POST", "/sandbox/v1/events")),
                 "development mode's sandbox routes are probed too: " + routes);
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         IntStream.range(0, REQUESTS).parallel().forEach(i -> {
@@ -166,14 +178,25 @@ class HostileInputTest {
                 "{\"events\": [null, 1, \"x\"]}",
                 "{\"events\": [" + "{\"name\": \"invoice.create\"},".repeat(40) + "{\"name\": \"invoice.create\"}]}",
                 "{\"events\": [{\"name\": \"invoice.create\", \"user_id\": \"' OR 1=1 --\"}]}",
-                "{\"events\": [{\"name\": \"invoice.create\", \"extra\": {}}]}"};
+                "{\"events\": [{\"name\": \"invoice.create\", \"extra\": {}}]}",
+                "{\"events\": [{\"name\": \"invoice.create\"}, {\"name\": \"invoice.update\"}], \"order\": \"reversed\"}",
+                "{\"name\": \"invoice.create\", \"\\u0000\\u202e" + "k".repeat(5000) + "\": 1}"};
         for (String body : bodies) {
-            byte[] b = body.getBytes(StandardCharsets.UTF_8);
-            String raw = "POST " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer " + token
-                    + "\r\nContent-Type: application/json\r\nContent-Length: " + b.length + "\r\n\r\n" + body;
-            Answer a = send(raw.getBytes(StandardCharsets.UTF_8));
-            assertEquals(null, check(new Generated(raw.getBytes(StandardCharsets.UTF_8), "POST", path), a), body);
-            assertEquals(422, a.status(), body + " -> " + a.body());
+            assertEquals(422, sendJson(path, token, body), body);
+        }
+        // The operator's doors: tokens for a user and application, test events for an account.
+        String account = own.account().accountId();
+        for (String body : new String[] {"{\"user\": {\"$ne\": 1}, \"client_id\": \"" + own.app().clientId() + "\"}",
+                "{\"user\": \"" + own.user().email() + "\", \"client_id\": [\"x\"]}",
+                "{\"user\": \"" + own.user().email() + "\", \"client_id\": \"" + own.app().clientId() + "\", \"scope\": \"\\u0000 ' OR 1=1\"}",
+                "{\"user\": \"" + own.user().email() + "\", \"client_id\": \"" + own.app().clientId() + "\", \"password\": \"x\"}"}) {
+            assertEquals(422, sendJson("/sandbox/v1/tokens", OPERATOR_KEY, body), body);
+        }
+        for (String body : new String[] {"{\"account_id\": {\"a\": 1}, \"name\": \"invoice.create\", \"user_id\": 1}",
+                "{\"account_id\": \"" + account + "\", \"name\": \"invoice.create\", \"user_id\": -1}",
+                "{\"account_id\": \"" + account + "\", \"name\": \"invoice.create\", \"user_id\": 1, \"delivery\": {\"copies\": 1e309}}",
+                "{\"account_id\": \"" + account + "\", \"events\": [{\"name\": \"invoice.create\"}], \"order\": \"shuffled\"}"}) {
+            assertEquals(422, sendJson("/sandbox/v1/events", OPERATOR_KEY, body), body);
         }
         for (String body : new String[] {"", "{", "[]", "\u0000", "{\"seed\": \"../../etc/passwd\"}"}) {
             String raw = "POST /sandbox/v1/reset HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer " + OPERATOR_KEY
@@ -183,6 +206,16 @@ class HostileInputTest {
             assertTrue(a.status() == 200 || (a.status() >= 400 && a.status() < 500), a.status() + " " + a.body());
         }
         assertEquals(200, server.http.get("/readyz").status());
+    }
+
+    /** A JSON POST with a bearer, checked as every generated request is; returns its status. */
+    private static int sendJson(String path, String bearer, String body) throws IOException {
+        byte[] b = body.getBytes(StandardCharsets.UTF_8);
+        String raw = "POST " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer " + bearer
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + b.length + "\r\n\r\n" + body;
+        Answer a = send(raw.getBytes(StandardCharsets.UTF_8));
+        assertEquals(null, check(new Generated(raw.getBytes(StandardCharsets.UTF_8), "POST", path), a), body);
+        return a.status();
     }
 
     /**
@@ -216,8 +249,10 @@ class HostileInputTest {
         if (a.cutShort()) return null;   // only the status line is known to be whole
         if (TRACE.matcher(a.body()).find()) return "a stack trace or internal name in the body: " + abbreviate(a.body());
         if (a.status() < 400 || g.method().equals("HEAD") || a.body().isEmpty() && a.status() == 404 && g.method().equals("HEAD")) return null;
-        // The pages people read in a browser (authorization page, developer console) answer in HTML, as browsers expect.
-        boolean htmlPage = (g.path().startsWith("/oauth/authorize") || g.path().startsWith("/console"))
+        // The pages people read in a browser (authorization page, account page, developer console) answer in HTML, as
+        // browsers expect; the account page's JSON API (/oauth/account/api) answers like every API.
+        boolean accountPage = g.path().startsWith("/oauth/account") && !g.path().startsWith("/oauth/account/api");
+        boolean htmlPage = (g.path().startsWith("/oauth/authorize") || accountPage || g.path().startsWith("/console"))
                 && a.contentType().startsWith("text/html");
         if (htmlPage) return null;
         if (!a.contentType().startsWith("application/json")) return "error " + a.status() + " as '" + a.contentType() + "': " + abbreviate(a.head() + "\n\n" + a.body());
@@ -254,7 +289,9 @@ class HostileInputTest {
         headers.add("Connection: close");
         authorization(r, path).ifPresent(headers::add);
         if (r.nextInt(3) == 0) headers.add("Api-Version: " + (r.nextBoolean() ? "alpha" : value(r)));
-        if (r.nextInt(3) == 0) headers.add("Cookie: " + (r.nextBoolean() ? sessionCookie : "ll_session=" + value(r)));
+        boolean account = path.startsWith("/oauth/account");
+        if (r.nextInt(3) == 0) headers.add("Cookie: " + (r.nextBoolean() ? (account && r.nextBoolean() ? accountCookie : sessionCookie) : "ll_session=" + value(r)));
+        if (account && r.nextInt(3) == 0) headers.add("X-CSRF-Token: " + (r.nextBoolean() ? accountCsrf : value(r)));
         if (r.nextInt(4) == 0) headers.add("Idempotency-Key: " + value(r));
         if (r.nextInt(6) == 0) headers.add("X-Request-Id: " + value(r));
         if (r.nextInt(40) == 0) headers.add("X-Huge: " + "h".repeat(8200 + r.nextInt(2000)));
@@ -358,8 +395,9 @@ class HostileInputTest {
                     + "&redirect_uri=" + encodeLoosely(r, value(r)) + (r.nextBoolean() ? "&client_id=" + fixture.app().clientId() : "")
                     + (r.nextBoolean() ? "&client_secret=" + fixture.clientSecret() : "") + (r.nextInt(4) == 0 ? "&grant_type=x" : "");
             case 5 -> "token=" + encodeLoosely(r, value(r)) + "&token_type_hint=" + encodeLoosely(r, value(r));
-            case 6 -> "csrf_token=" + (r.nextBoolean() ? csrfToken : value(r)) + "&action=" + pick(r, new String[] {"login", "authorize", "deny", "x"})
-                    + "&email=" + encodeLoosely(r, value(r)) + "&password=" + encodeLoosely(r, value(r));
+            case 6 -> "csrf_token=" + (r.nextBoolean() ? (r.nextBoolean() ? accountCsrf : csrfToken) : value(r))
+                    + "&action=" + pick(r, new String[] {"login", "second_factor", "authorize", "deny", "x"})
+                    + "&email=" + encodeLoosely(r, value(r)) + "&password=" + encodeLoosely(r, value(r)) + "&code=" + encodeLoosely(r, value(r));
             case 7 -> "[".repeat(r.nextInt(2000)) + "]".repeat(r.nextInt(2000));
             case 8 -> "{\"a\":" + "\"" + "x".repeat(r.nextInt(4) == 0 ? 1_100_000 : 70_000) + "\"}";
             case 9 -> "{\"callback\": {\"event\": \"invoice.create\", \"uri\": \"https://example.com/h\"}, \"callback\": 1}";

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ledgerlink.testing.FrontEnd;
 import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.testing.TestHttp;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** management.port: the scrape and the probes on their own port, and off the API port. */
 @LedgerlinkTest
+@FrontEnd
 class ManagementPortTest {
 
     @Test

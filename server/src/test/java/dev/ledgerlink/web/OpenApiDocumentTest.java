@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import dev.ledgerlink.testing.FrontEnd;
 
 /**
  * openapi.json and the server agree: every route the server registers is documented and every
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * server serves the document of the repository, and responses are validated against it.
  */
 @LedgerlinkTest   // development mode: its test-event route too
+@FrontEnd
 class OpenApiDocumentTest {
     static TestServer server;
 

@@ -3,6 +3,7 @@ package dev.ledgerlink.web;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.config.Setting;
+import dev.ledgerlink.testing.FrontEnd;
 import dev.ledgerlink.testing.RawHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * is finished and answered; a request arriving then on a connection opened before is answered 503 in
  * the documented shape with Retry-After, never a connection closed without an answer.
  */
+@FrontEnd
 class StoppingPortTest {
     private static final int BOUND_MS = 30_000;
     private static final String OPERATOR_KEY = "stopping-port-test-operator-key";

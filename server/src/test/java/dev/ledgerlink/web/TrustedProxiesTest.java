@@ -14,6 +14,7 @@ import dev.ledgerlink.oauth.OAuthFlows;
 import dev.ledgerlink.testing.TestServer;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import dev.ledgerlink.testing.FrontEnd;
 
 /**
  * http.trusted-proxies, seen through the per-address login throttle (login.max-failures=1, so an
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * the connection comes from a trusted proxy.
  */
 @LedgerlinkTest
+@FrontEnd
 class TrustedProxiesTest {
 
     @Test

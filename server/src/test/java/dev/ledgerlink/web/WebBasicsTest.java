@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.testing.FrontEnd;
 import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestServer;
 import org.junit.jupiter.api.Test;
 
 @LedgerlinkTest
+@FrontEnd
 class WebBasicsTest {
     static TestServer server;
 

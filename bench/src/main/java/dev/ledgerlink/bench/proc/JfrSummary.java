@@ -87,6 +87,7 @@ public final class JfrSummary {
             if (n.startsWith("java.") || n.startsWith("jdk.") || n.startsWith("sun.") || n.startsWith("kotlin.")) continue;
             if (n.startsWith("org.jdbi.") || n.startsWith("io.leangen.geantyref.")) return "JDBI (statement setup, mapping, extension attach)";
             if (n.startsWith("com.fasterxml.jackson.")) return "Jackson JSON";
+            if (n.startsWith("org.eclipse.jetty.client.")) return "Jetty HttpClient (delivery sender)";
             if (n.startsWith("org.eclipse.jetty.") || n.startsWith("io.javalin.") || n.startsWith("jakarta.servlet")) return "Jetty/Javalin HTTP";
             if (n.startsWith("com.zaxxer.hikari.")) return "HikariCP pool";
             if (n.startsWith("io.micrometer.")) return "Micrometer metrics";

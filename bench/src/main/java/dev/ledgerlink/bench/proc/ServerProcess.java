@@ -33,8 +33,8 @@ public final class ServerProcess implements AutoCloseable {
      * The launcher's class-data-sharing options, for a server started from the jar (archive beside it).
      * Like the launcher, an archive older than the jar is deleted first: the JVM refuses an archive
      * whose jar has changed (timestamp mismatch) and, unlike a missing one, does not write a new one at
-     * exit, so every later start would run without it (seen: start to ready 2.6-3.1 s instead of 1.0-1.4,
-     * resident memory 30-40 MiB higher). The archive is named after the jar (ledgerlink.jar's is the
+     * exit, so every later start would run without it, slower and larger (docs/benchmarks-history.md,
+     * "Without the class-data-sharing archive"). The archive is named after the jar (ledgerlink.jar's is the
      * launcher's ledgerlink-serve.jsa), so that two jars side by side in one directory, as an A/B of two
      * builds has them, do not take each other's (seen: every server of the second jar without it).
      */

@@ -13,7 +13,7 @@ import org.flywaydb.core.api.migration.Context;
  * cache runs out, H2 writes the sequence's new high mark in a commit of its own, which with durable
  * commits (WRITE_DELAY=0) is one more chunk written to the file: with 32, a publish fanned out to
  * eight callbacks paid one such commit every fourth event for its deliveries and another for their
- * attempts (docs/benchmarks-history.md). A crash skips at most the ids left in the cache (never hands one
+ * attempts (docs/benchmarks-history.md, "Deliveries without a claim pass"). A crash skips at most the ids left in the cache (never hands one
  * out twice: the high mark is durable before any id under it is used); ids were never gap-free.
  *
  * <p>Not on PostgreSQL, where a sequence's cache is per connection and would hand out ids out of

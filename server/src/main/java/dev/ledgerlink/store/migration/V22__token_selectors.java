@@ -93,7 +93,7 @@ public final class V22__token_selectors extends BaseJavaMigration {
      * memory at once nor started over after a crash), from the last id copied to the table's highest.
      * Each range is a scan of the primary key. The last id copied is read once, at the start: the
      * legacy table has no index on the token ids, so reading it before every range read it whole each
-     * time (176 s instead of 78 s for a million tokens per table, docs/benchmarks-history.md).
+     * time, which more than doubled the migration of a large table.
      */
     private static void copyInPages(Connection c, TokenTable table) throws SQLException {
         long after = longValue(c, "select coalesce(max(" + table.legacyColumn() + "), 0) from oauth_legacy_token_hashes");

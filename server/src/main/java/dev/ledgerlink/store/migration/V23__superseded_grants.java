@@ -98,8 +98,8 @@ public final class V23__superseded_grants extends BaseJavaMigration {
      */
     static void supersedeInPages(Connection c, int page) throws SQLException {
         // ACROSS_PAGES looks up "the pair's first grant from this id on": oauth_grants_pair ends at the
-        // pair, so without the id in an index each lookup reads all the pair's grants (one pair with a
-        // million grants took 124 s).
+        // pair, so without the id in an index each lookup reads all the pair's grants: quadratic in a
+        // pair's grants.
         SchemaQueries.execute(c, "create index if not exists " + PAIR_AND_ID + " on oauth_grants (user_id, application_id, id)");
         supersedePages(c, page);
         SchemaQueries.execute(c, "drop index if exists " + PAIR_AND_ID);

@@ -23,7 +23,7 @@ public final class ConsoleRoutes {
         if (!enabled(s)) return;
         var session = new ConsoleSession(s.oauth().sessions(), s.users(), s.accounts(), s.settings(), s.settings().flag(Setting.DEV), s.clock());
 
-        var signIn = new SignInPage(session, s.oauth().login(), operatorKey, clientAddress);
+        var signIn = new SignInPage(session, s.oauth().login(), s.oauth().secondFactor(), operatorKey, clientAddress);
         r.get("/console", ConsolePage.of(signIn::home));
         r.get("/console/sign-in", ConsolePage.of(signIn::show));
         r.post("/console/sign-in", ConsolePage.of(signIn::submit));

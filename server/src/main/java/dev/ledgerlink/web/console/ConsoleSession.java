@@ -97,6 +97,16 @@ final class ConsoleSession {
         open(ctx, sessions.logIn(ctx.cookie(COOKIE), userId));
     }
 
+    /** A password was right and the user has a second factor: the session waits for the code (not signed in). */
+    LoginSession awaitSecondFactor(Context ctx, long userId) {
+        return open(ctx, sessions.awaitSecondFactor(ctx.cookie(COOKIE), userId));
+    }
+
+    /** The user whose second factor this visitor's session waits for, if it does. */
+    Optional<User> awaitingSecondFactor(Context ctx) {
+        return sessions.find(ctx.cookie(COOKIE)).filter(LoginSession::awaitsSecondFactor).flatMap(s -> users.find(s.secondFactorUserId()));
+    }
+
     void signInOperator(Context ctx) {
         open(ctx, sessions.logInOperator(ctx.cookie(COOKIE)));
     }

@@ -1,12 +1,12 @@
 package dev.ledgerlink.web.console;
 
 import dev.ledgerlink.accounts.AccountService;
-import dev.ledgerlink.delivery.TestDelivery;
-import dev.ledgerlink.sandbox.TestEvents;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.events.Event;
 import dev.ledgerlink.events.EventCatalog;
 import dev.ledgerlink.events.EventPublisher;
+import dev.ledgerlink.sandbox.TestDelivery;
+import dev.ledgerlink.sandbox.TestEvents;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import java.util.ArrayList;

@@ -9,8 +9,8 @@
  * removed. The original page then counts as live forever, and the chunk it is in (typically a few
  * hundred KiB) can neither be rewritten (H2's rewrite finds the page in no tree and gives up) nor
  * freed. Under ledgerlink's load (range deletes: the development journal's trim, the retention
- * sweeper, deliveries leaving their due index) an H2 file gained such chunks at about 2.5 MiB a
- * minute without bound (docs/BENCHMARKS.md, "The H2 file under an hour of load"). MVMap's own REMOVE
+ * sweeper, deliveries leaving their due index) an H2 file gained such chunks without bound
+ * (docs/BENCHMARKS.md, "Soak"; docs/benchmarks-history.md, "A page leak in H2's commit"). MVMap's own REMOVE
  * path (MVMap.DecisionMaker.decide) puts the sibling itself in the parent's place; so does this.
  * Test: dev.ledgerlink.store.H2CommitLeakTest. Remove this file when H2 ships the fix; the test says
  * whether the H2 in use needs it.

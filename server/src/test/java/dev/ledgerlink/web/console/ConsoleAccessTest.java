@@ -10,6 +10,7 @@ import dev.ledgerlink.oauth.BrowserSession;
 import dev.ledgerlink.oauth.TokenPrincipal;
 import dev.ledgerlink.testing.Cli;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.FrontEnd;
 import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.testing.TestDatabases;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /** Who may use the console and see what, over real HTTP: sign-in, CSRF, accounts, the operator key and its throttle, the switch. */
 @LedgerlinkTest
+@FrontEnd
 class ConsoleAccessTest {
     static TestServer server;
     static final String KEY = "console-access-test-operator-key-0123456789";

@@ -15,6 +15,8 @@ import dev.ledgerlink.signature.FormParams;
 import dev.ledgerlink.testing.Accessibility;
 import dev.ledgerlink.testing.Chromium;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.FrontEnd;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.Receiver;
 import dev.ledgerlink.testing.TestServer;
 import java.io.IOException;
@@ -37,6 +39,8 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * operator signs in with the operator key and sees every account. Each page passes the accessibility
  * check and leaves a screenshot in target/console-screenshots.
  */
+@FrontEnd
+@Heavy
 class ConsoleBrowserTest {
     static final String OPERATOR_KEY = "operator-key-for-the-console-test-0123456789";
     static final Path SCREENSHOTS = Path.of("target", "console-screenshots");

@@ -10,6 +10,8 @@ import dev.ledgerlink.oauth.BrowserSession;
 import dev.ledgerlink.oauth.TokenPair;
 import dev.ledgerlink.testing.Chromium;
 import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.FrontEnd;
+import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.nio.file.Path;
@@ -27,6 +29,8 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * 503, and the Requests page shows that call and a refused one with its error, never a token. Each
  * page passes the accessibility check and leaves a screenshot in target/console-screenshots.
  */
+@FrontEnd
+@Heavy
 class SandboxConsoleBrowserTest {
     @TempDir
     Path profile;

@@ -1,11 +1,13 @@
-package dev.ledgerlink.delivery;
+package dev.ledgerlink.sandbox;
 
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.signature.ServiceSignature;
 import dev.ledgerlink.signature.StandardWebhooks;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -27,7 +29,9 @@ import java.util.Map;
  *   are sent in: {@code as_sent}, {@code reversed} or {@code shuffled}; each is sent once the one
  *   before it has had its first attempt answered.</li>
  * </ul>
- * Stored with each delivery (test_deliveries, V37), so a restart or a retry sends it the same way.
+ * Stored with each delivery (test_deliveries, V37: {@link TestDeliveryStore}), so a restart or a
+ * retry sends it the same way; a development-mode server's engine learns them through the delivery
+ * package's one hook for development mode ({@link TestDeliveryHooks}).
  */
 public record TestDelivery(Signature signature, int copies, Duration delay, Order order) {
     public static final int MAX_COPIES = 10;
@@ -43,6 +47,16 @@ public record TestDelivery(Signature signature, int copies, Duration delay, Orde
 
     /** Where one event's deliveries stand in the order of their call: {@code sequence} names the call, 0 goes first, of {@code size}. */
     public record Place(String sequence, int position, int size) {}
+
+    /**
+     * When the deliveries of an event published at {@code now} are first due: after the delay, and
+     * in an ordered call ({@code place} not null) {@link #HOLD_PER_PLACE} later per place before
+     * theirs, unless the one before is answered sooner (TestDeliveryHooks).
+     */
+    Instant firstDue(Instant now, Place place) {
+        Instant due = now.plus(delay);
+        return place == null ? due : due.plus(HOLD_PER_PLACE.multipliedBy(place.position()));
+    }
 
     /** A test delivery sent like a real one. */
     public static final TestDelivery PLAIN = new TestDelivery(Signature.VALID, 1, Duration.ZERO, Order.AS_SENT);
@@ -120,6 +134,16 @@ public record TestDelivery(Signature signature, int copies, Duration delay, Orde
     static TestDelivery stored(String signature, int copies, long delaySeconds, String order) {
         return new TestDelivery(Signature.valueOf(signature.toUpperCase(Locale.ROOT)), copies, Duration.ofSeconds(delaySeconds),
                 Order.valueOf(order.toUpperCase(Locale.ROOT)));
+    }
+
+    /** The options as the test-event route takes them, and as the history shows them under "test". */
+    public Map<String, Object> json() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("signature", signature.value());
+        m.put("copies", copies);
+        m.put("delay", delay.toString());
+        m.put("order", order.value());
+        return m;
     }
 
     /** The webhook-timestamp an attempt at {@code nowSeconds} carries. */
