@@ -20,14 +20,20 @@ final class DeliveryHistory {
     static final String PAGE = COLUMNS + " where d.callback_id = :id order by d.id desc limit :limit offset :offset";
     static final String ONE = COLUMNS + " where d.id = :id";
 
-    /** The operators' search; a null parameter is no filter. */
+    /**
+     * The operators' search; a null parameter is no filter. The queued-at window is also an id range
+     * ({@code :fromId} to {@code :toId}, store/WrittenOrder): deliveries has no index on created_at,
+     * and its ids follow it.
+     */
     private static final String FILTER = """
-             where (cast(:callbackId as bigint) is null or d.callback_id = :callbackId)
+             where d.id >= :fromId and d.id < :toId
+               and (cast(:callbackId as bigint) is null or d.callback_id = :callbackId)
                and (cast(:state as varchar(16)) is null or d.state = :state)
                and (cast(:since as timestamp with time zone) is null or d.created_at >= :since)
                and (cast(:until as timestamp with time zone) is null or d.created_at < :until)""";
     static final String PAGE_FILTERED = COLUMNS + " " + FILTER + " order by d.id desc limit :limit offset :offset";
-    static final String COUNT_FILTERED = "select count(*) from deliveries d " + FILTER;
+    /** At most {@code :cap} matches are counted: the whole table, millions of rows, is no count to take for a page. */
+    static final String COUNT_FILTERED = "select count(*) from (select 1 from deliveries d " + FILTER + " limit :cap) x";
     static final String ATTEMPTS = """
             select id, delivery_id, attempt, attempted_at, status_code, duration_ms, error,
                    request_headers, request_body, response_headers, response_body

@@ -1,6 +1,6 @@
 package dev.ledgerlink.bench.growth;
 
-import dev.ledgerlink.callbacks.StateColumns;
+import dev.ledgerlink.callbacks.EventReceivers;
 import java.time.Duration;
 
 /**
@@ -230,7 +230,7 @@ final class FillSql {
     }
 
     /**
-     * The fan-out of a range of events, by the rule the service publishes with (the account's callbacks
+     * The fan-out of a range of events, by the rule the service publishes with (callbacks/EventReceivers: the account's callbacks
      * subscribed to the name or its noun that receive events). Each delivery's state follows its
      * callback: a failing callback's deliveries since its outage began are pending, with the attempts
      * the retry schedule has made and the next one due; every other one was delivered, at its first
@@ -256,7 +256,7 @@ final class FillSql {
             at("e_us + " + cumulativeWait("n_pending")), at("e_us + 120000000"), at("e_us + 60000000"), at("e_us"),
             at("e_us + 60050000"), at("e_us + 50000"),
             outageMicros("c.id"), eventMicros("id"), attemptsSoFar("-(" + eventMicros("id") + ")"),
-            StateColumns.RECEIVES_EVENTS);
+            EventReceivers.RECEIVING);
 
     /**
      * Every attempt of a range of deliveries, in order: a delivered one's last attempt answered (the

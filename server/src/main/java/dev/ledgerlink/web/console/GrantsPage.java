@@ -12,8 +12,6 @@ import io.javalin.http.HttpStatus;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * /console/grants: per user and application, the live refresh chain and the access tokens (counts
@@ -39,15 +37,19 @@ public final class GrantsPage {
 
     void show(Context ctx) {
         Viewer viewer = session.require(ctx);
-        Map<Long, Application> apps = applications.list().stream().collect(Collectors.toMap(Application::id, Function.identity()));
+        // Only the page's users and applications are read (a few dozen keys), not every application.
+        Map<Long, java.util.Optional<Application>> apps = new HashMap<>();
         Map<Long, String> emails = new HashMap<>();
-        List<Row> rows = grants.summaries(members(viewer)).stream().map(g -> {
-            Application app = apps.get(g.applicationId());
+        Grants.SummaryPage page = grants.summaries(members(viewer), ConsolePage.positive(ctx.queryParam("page")).orElse(1L).intValue());
+        List<Row> rows = page.summaries().stream().map(g -> {
+            Application app = apps.computeIfAbsent(g.applicationId(), applications::find).orElse(null);
             String email = emails.computeIfAbsent(g.userId(), id -> users.find(id).map(User::email).orElse("user " + id));
             return new Row(g, email, app == null ? "application " + g.applicationId() : app.name(), app == null ? "" : app.clientId());
         }).toList();
         Map<String, Object> p = new HashMap<>();
         p.put("rows", rows);
+        p.put("page", page.page());
+        p.put("more", page.more());
         p.put("notice", ConsolePage.notice(ctx));
         ConsolePage.render(ctx, viewer, "grants", "grants.jte", p);
     }
