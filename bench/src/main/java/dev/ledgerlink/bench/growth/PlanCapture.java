@@ -65,6 +65,40 @@ public final class PlanCapture {
         return out;
     }
 
+    /**
+     * H2: the statements the work ran (H2's query statistics, switched on for it) and the plan H2 makes
+     * for each (EXPLAIN: the index it reads, whether the index gives the order), the costliest first. H2
+     * plans by rules, not by the values bound, so the plan of the statement's text is the plan it ran.
+     */
+    public static Path captureH2(BenchRun.Stage stage, boolean dev, org.jdbi.v3.core.Jdbi jdbi, Work work, Path out) throws Exception {
+        StatementStats stats = new StatementStats(jdbi, stage.db.kind());
+        ServerProcess server = stage.start(dev);
+        stats.reset();
+        work.run(server);
+        List<StatementStats.Statement> ran = stats.read();
+        stage.stopServer();
+        StringBuilder text = new StringBuilder();
+        jdbi.useHandle(h -> {
+            for (StatementStats.Statement s : ran) {
+                String sql = s.text().strip();
+                String lower = sql.toLowerCase(java.util.Locale.ROOT);
+                if (!(lower.startsWith("select") || lower.startsWith("update") || lower.startsWith("delete") || lower.startsWith("insert")
+                        || lower.startsWith("with")) || lower.contains("information_schema")) continue;
+                String plan;
+                try {
+                    plan = h.createQuery("explain " + sql).mapTo(String.class).one();
+                } catch (RuntimeException e) {
+                    plan = "(no plan: " + e.getMessage().lines().findFirst().orElse("") + ")\n" + sql;
+                }
+                text.append(String.format("-- ran %d times, %.3f ms each on average, %.3f ms at most%n", s.calls(), s.meanMs(), s.maxMs()))
+                        .append(plan.strip()).append("\n\n");
+            }
+        });
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, text.toString());
+        return out;
+    }
+
     private static void set(PrivatePostgres pg, String database, boolean on) throws SQLException {
         try (Connection c = pg.connect("postgres")) {
             for (String s : SETTINGS) {

@@ -279,6 +279,7 @@ public final class CostsScenario implements Scenario {
         Counters counters = counters(stage, server, pg);
         Duration window = c.quick() ? Duration.ofSeconds(2) : Duration.ofSeconds(30);
         double rssBefore = ProcStats.rssMib(server.pid());
+        PoolSampler pool = new PoolSampler(server.port());
         Counters.Reading before = counters.read();
         Thread refresh = Thread.ofVirtual().start(() -> run(() -> OpenLoop.run(MIXED_REFRESH, 16, window, chains)));
         Thread signIns = Thread.ofVirtual().start(() -> run(() -> OpenLoop.run(MIXED_SIGN_IN, 2, window, signIns(server, prepared))));
@@ -296,8 +297,51 @@ public final class CostsScenario implements Scenario {
         drained(jdbi, 0, Duration.ofSeconds(60));
         Counters.Reading d = counters.read().minus(before);
         double rssAfter = ProcStats.rssMib(server.pid());
-        return SizingModel.check(name(), stage.label(), costs, d, MIXED_REFRESH, MIXED_PUBLISH, MIXED_SUBSCRIBERS, MIXED_SIGN_IN,
-                window.toNanos() / 1e9, Math.max(rssBefore, rssAfter));
+        int[] connections = pool.stop();
+        List<Figure> out = new ArrayList<>(SizingModel.check(name(), stage.label(), costs, d, MIXED_REFRESH, MIXED_PUBLISH, MIXED_SUBSCRIBERS,
+                MIXED_SIGN_IN, window.toNanos() / 1e9, Math.max(rssBefore, rssAfter)));
+        out.add(Figure.measured(name(), "mixed load: pool connections in use, most", stage.label(), connections[0], "connections", null,
+                "db.pool-size 16; most requests waiting for a connection at once: " + connections[1] + " (read from /metrics every 200 ms)"));
+        return out;
+    }
+
+    /** The pool's connections in use and requests waiting for one, their most over a load, read from the server's /metrics. */
+    private static final class PoolSampler {
+        private static final java.util.regex.Pattern ACTIVE = java.util.regex.Pattern.compile("(?m)^hikaricp_connections_active\\{[^}]*\\} ([0-9.]+)");
+        private static final java.util.regex.Pattern PENDING = java.util.regex.Pattern.compile("(?m)^hikaricp_connections_pending\\{[^}]*\\} ([0-9.]+)");
+        private final java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        private final int[] most = new int[2];
+        private final Thread thread;
+
+        PoolSampler(int port) {
+            thread = Thread.ofVirtual().start(() -> {
+                try (Http1Connection http = new Http1Connection("127.0.0.1", port)) {
+                    while (running.get()) {
+                        String text = http.get("/metrics", Map.of()).text();
+                        synchronized (most) {
+                            most[0] = Math.max(most[0], read(ACTIVE, text));
+                            most[1] = Math.max(most[1], read(PENDING, text));
+                        }
+                        Thread.sleep(200);
+                    }
+                } catch (Exception e) {
+                    // the server went away: what was read so far stands
+                }
+            });
+        }
+
+        private static int read(java.util.regex.Pattern p, String text) {
+            java.util.regex.Matcher m = p.matcher(text);
+            return m.find() ? (int) Double.parseDouble(m.group(1)) : 0;
+        }
+
+        int[] stop() throws InterruptedException {
+            running.set(false);
+            thread.join(Duration.ofSeconds(5));
+            synchronized (most) {
+                return most.clone();
+            }
+        }
     }
 
     private static void run(Work w) {

@@ -40,8 +40,9 @@ import org.jdbi.v3.core.Jdbi;
  * 64 chains and code exchanges (production mode); publishes and deliveries to healthy callbacks while
  * the filled backlog waits and the failing callbacks' due retries go out, with the claim statement's
  * time as the database counts it (development mode: the callbacks are on loopback); the paged reads,
- * idle and under 16 chains; a retention pass under 16 chains; and, on the filled PostgreSQL database,
- * the plans of the statements the loads ran (auto_explain), written to plans-postgres.txt.
+ * idle and under 16 chains; a retention pass under 16 chains; and, on the filled database, the plans of
+ * the statements the loads ran (PostgreSQL: auto_explain, as run; H2: EXPLAIN of each statement its
+ * query statistics saw), written to plans-postgres.txt and plans-h2.txt.
  */
 public final class GrowthScenario implements Scenario {
     /** Flatness bounds of issue 45: large / empty throughput at least this, p99 at most this many times, paged reads under this. */
@@ -177,11 +178,12 @@ public final class GrowthScenario implements Scenario {
             out.addAll(retention(c, stage, server, refresh, kept, tag, m));
 
             // The plans the loads ran, on the filled PostgreSQL database.
-            if (kept != null && pg != null) {
+            if (kept != null) {
                 stage.stopServer();
                 RefreshChains current = refresh;
-                Path plans = PlanCapture.capture(pg, stage, true, s -> planWork(stage, s, rig, prepared, current, reads, kept),
-                        c.outputDir().resolve("plans-" + db + ".txt"));
+                PlanCapture.Work work = s -> planWork(stage, s, rig, prepared, current, reads, kept);
+                Path file = c.outputDir().resolve("plans-" + db + ".txt");
+                Path plans = pg != null ? PlanCapture.capture(pg, stage, true, work, file) : PlanCapture.captureH2(stage, true, jdbi(stage), work, file);
                 out.add(Figure.measured(name(), "statement plans recorded" + tag, db, 1, "file", null, plans.toAbsolutePath().toString()));
             }
         }
@@ -293,6 +295,7 @@ public final class GrowthScenario implements Scenario {
                 new PagedReads.Read("console activity", "/console/activity", console),
                 new PagedReads.Read("console callbacks", "/console/callbacks", console),
                 new PagedReads.Read("console grants", "/console/grants", console),
+                new PagedReads.Read("console applications", "/console/applications", console),
                 new PagedReads.Read("admin users", a + "/users", admin),
                 new PagedReads.Read("admin accounts", a + "/accounts", admin),
                 new PagedReads.Read("admin applications", a + "/applications", admin),
@@ -302,6 +305,8 @@ public final class GrowthScenario implements Scenario {
                 new PagedReads.Read("admin deliveries", a + "/deliveries", admin),
                 new PagedReads.Read("admin deliveries pending", a + "/deliveries?state=pending", admin),
                 new PagedReads.Read("admin deliveries of a callback", a + "/deliveries?callback_id=" + callback, admin),
+                new PagedReads.Read("admin deliveries of the last hour", a + "/deliveries?since=" + Instant.now().minus(Duration.ofHours(1))
+                        .truncatedTo(java.time.temporal.ChronoUnit.SECONDS), admin),
                 new PagedReads.Read("admin grants of a user", a + "/grants?user_id=" + user, admin),
                 new PagedReads.Read("admin grants of an application", a + "/grants?application_id=1", admin)));
         if (kept != null) {

@@ -37,13 +37,13 @@ public final class GrantsPage {
 
     void show(Context ctx) {
         Viewer viewer = session.require(ctx);
-        // Only the page's users and applications are read (a few dozen keys), not every application.
-        Map<Long, java.util.Optional<Application>> apps = new HashMap<>();
-        Map<Long, String> emails = new HashMap<>();
         Grants.SummaryPage page = grants.summaries(members(viewer), ConsolePage.positive(ctx.queryParam("page")).orElse(1L).intValue());
+        // Only the page's users and applications are read, each set in one query.
+        Map<Long, Application> apps = applications.findAll(page.summaries().stream().map(Grants.Summary::applicationId).toList());
+        Map<Long, User> people = users.findAll(page.summaries().stream().map(Grants.Summary::userId).toList());
         List<Row> rows = page.summaries().stream().map(g -> {
-            Application app = apps.computeIfAbsent(g.applicationId(), applications::find).orElse(null);
-            String email = emails.computeIfAbsent(g.userId(), id -> users.find(id).map(User::email).orElse("user " + id));
+            Application app = apps.get(g.applicationId());
+            String email = people.containsKey(g.userId()) ? people.get(g.userId()).email() : "user " + g.userId();
             return new Row(g, email, app == null ? "application " + g.applicationId() : app.name(), app == null ? "" : app.clientId());
         }).toList();
         Map<String, Object> p = new HashMap<>();
