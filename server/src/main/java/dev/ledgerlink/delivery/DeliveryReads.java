@@ -68,15 +68,25 @@ public final class DeliveryReads {
             long fromId = since == null ? 0 : WrittenOrder.firstIdAtOrAfter(h, "deliveries", "created_at", since.minus(WrittenOrder.OUT_OF_ORDER));
             long toId = until == null ? Long.MAX_VALUE
                     : WrittenOrder.firstIdAtOrAfter(h, "deliveries", "created_at", until.plus(WrittenOrder.OUT_OF_ORDER));
-            long counted = h.createQuery(DeliveryHistory.COUNT_FILTERED).bind("fromId", fromId).bind("toId", toId).bind("callbackId", callbackId)
-                    .bind("state", state).bind("since", since).bind("until", until).bind("cap", SEARCH_COUNT_CAP + 1).mapTo(Long.class).one();
-            List<DeliveryRecord> rows = h.createQuery(DeliveryHistory.PAGE_FILTERED).bind("fromId", fromId).bind("toId", toId)
-                    .bind("callbackId", callbackId).bind("state", state).bind("since", since).bind("until", until)
+            String filter = DeliveryHistory.filter(callbackId != null, state != null, since != null, until != null);
+            long counted = filtered(h.createQuery(DeliveryHistory.countFiltered(filter)), fromId, toId, callbackId, state, since, until)
+                    .bind("cap", SEARCH_COUNT_CAP + 1).mapTo(Long.class).one();
+            List<DeliveryRecord> rows = filtered(h.createQuery(DeliveryHistory.pageFiltered(filter)), fromId, toId, callbackId, state, since, until)
                     .bind("limit", paging.perPage()).bind("offset", paging.offset())
                     .map(new DeliveryHistory.RecordMapper()).list();
             List<DeliveryRecord> page = withAttempts(h, rows);
             return counted > SEARCH_COUNT_CAP ? paging.pageOfAtLeast(SEARCH_COUNT_CAP, page) : paging.page(counted, page);
         });
+    }
+
+    /** Binds the search's id range and the filters it has (DeliveryHistory.filter). */
+    private static Query filtered(Query q, long fromId, long toId, Long callbackId, String state, Instant since, Instant until) {
+        q.bind("fromId", fromId).bind("toId", toId);
+        if (callbackId != null) q.bind("callbackId", callbackId);
+        if (state != null) q.bind("state", state);
+        if (since != null) q.bind("since", since);
+        if (until != null) q.bind("until", until);
+        return q;
     }
 
     /** One delivery, without its attempts. */

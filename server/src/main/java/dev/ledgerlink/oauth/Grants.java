@@ -38,14 +38,14 @@ public final class Grants {
 
     private static final String ACTIVE = "case when " + HAS_LIVE_TOKEN + " then true else false end as active";
 
-    private static final String FILTER = """
-            from oauth_grants g
-            where (cast(:userId as bigint) is null or g.user_id = :userId)
-              and (cast(:applicationId as bigint) is null or g.application_id = :applicationId)""";
-
-    private static final String PAGE = "select g.id, g.user_id, g.application_id, g.scopes, g.created_at, " + ACTIVE + " " + FILTER
-            + " order by g.id desc limit :limit offset :offset";
-    private static final String COUNT = "select count(*) " + FILTER;
+    /**
+     * The grants of a user, of an application or of both: only the conditions given (as "a null
+     * parameter is no filter", H2 could use neither index, oauth_grants_pair nor oauth_grants_application).
+     */
+    private static String filter(boolean user, boolean application) {
+        return "from oauth_grants g where " + (user && application ? "g.user_id = :userId and g.application_id = :applicationId"
+                : user ? "g.user_id = :userId" : "g.application_id = :applicationId");
+    }
     private static final String ONE = "select g.id, g.user_id, g.application_id, g.scopes, g.created_at, " + ACTIVE
             + " from oauth_grants g where g.id = :id";
 
@@ -107,11 +107,22 @@ public final class Grants {
         new Validation().check(userId != null || applicationId != null, "user_id",
                 "give user_id or application_id (or both): grants are listed by user or by application").throwIfInvalid();
         Instant now = tokens.now();
+        String filter = filter(userId != null, applicationId != null);
         return jdbi.withHandle(h -> {
-            long total = h.createQuery(COUNT).bind("userId", userId).bind("applicationId", applicationId).mapTo(Long.class).one();
-            List<Grant> page = h.createQuery(PAGE).bind("userId", userId).bind("applicationId", applicationId).bind("now", now)
-                    .bind("limit", paging.perPage()).bind("offset", paging.offset()).map(MAPPER).list();
-            return paging.page(total, page);
+            var count = h.createQuery("select count(*) " + filter);
+            var page = h.createQuery("select g.id, g.user_id, g.application_id, g.scopes, g.created_at, " + ACTIVE + " " + filter
+                    + " order by g.id desc limit :limit offset :offset");
+            if (userId != null) {
+                count.bind("userId", userId);
+                page.bind("userId", userId);
+            }
+            if (applicationId != null) {
+                count.bind("applicationId", applicationId);
+                page.bind("applicationId", applicationId);
+            }
+            long total = count.mapTo(Long.class).one();
+            List<Grant> rows = page.bind("now", now).bind("limit", paging.perPage()).bind("offset", paging.offset()).map(MAPPER).list();
+            return paging.page(total, rows);
         });
     }
 
