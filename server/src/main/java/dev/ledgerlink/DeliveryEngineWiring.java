@@ -13,7 +13,7 @@ import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retry.RetryRule;
 import dev.ledgerlink.retry.RetrySchedule;
-import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.secrets.KeyRing;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.store.ServiceClock;
 import dev.ledgerlink.tracing.Tracing;
@@ -27,7 +27,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 final class DeliveryEngineWiring {
     private DeliveryEngineWiring() {}
 
-    static DeliveryEngine create(Settings s, ServiceClock clock, Database database, SecretBox secretBox, MeterRegistry metrics, Tracing tracing,
+    static DeliveryEngine create(Settings s, ServiceClock clock, Database database, KeyRing keys, MeterRegistry metrics, Tracing tracing,
                                 OperatorNotices notices, AuditLog audit, PublicAddressGate addressGate, CallbackQueue callbackQueue,
                                 DeliveryHooks hooks) {
         DeliverySettings d = DeliverySettings.from(s);
@@ -47,7 +47,7 @@ final class DeliveryEngineWiring {
                 d.rateLimit(),
                 tracing,
                 hooks);
-        DeliveryEngine engine = new DeliveryEngine(config, database, clock, secretBox, metrics, notices, audit);
+        DeliveryEngine engine = new DeliveryEngine(config, database, clock, keys, metrics, notices, audit);
         // A move of the sandbox clock may make retries due at once: claim them now, not at the next poll.
         clock.onMove(engine::wake);
         return engine;

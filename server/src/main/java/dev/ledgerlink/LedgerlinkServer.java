@@ -1,5 +1,6 @@
 package dev.ledgerlink;
 
+import dev.ledgerlink.config.SchemaSettings;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.config.StartupChecks;
@@ -9,6 +10,7 @@ import dev.ledgerlink.notifications.NotificationSender;
 import dev.ledgerlink.notifications.NotificationSettings;
 import dev.ledgerlink.retention.RetentionWorker;
 import dev.ledgerlink.events.OperatorKey;
+import dev.ledgerlink.store.ConnectionBudget;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.tracing.Tracing;
 import dev.ledgerlink.delivery.DeliveryEngine;
@@ -34,13 +36,13 @@ public final class LedgerlinkServer implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class);
     private final Services services;
     private final Javalin web;
-    private final Javalin management;
+    private final ManagementServer management;
     private final List<AutoCloseable> workers;
     private final JvmGcMetrics gcMetrics;
     private final Draining draining;
     private boolean closed;
 
-    private LedgerlinkServer(Services services, Javalin web, Javalin management, List<AutoCloseable> workers, JvmGcMetrics gcMetrics,
+    private LedgerlinkServer(Services services, Javalin web, ManagementServer management, List<AutoCloseable> workers, JvmGcMetrics gcMetrics,
                              Draining draining) {
         this.services = services;
         this.web = web;
@@ -80,19 +82,34 @@ public final class LedgerlinkServer implements AutoCloseable {
         gc.bindTo(metrics);
         StartupChecks.check(settings);   // before the database is touched: no migration runs on a bad configuration
         for (String unknown : StartupChecks.unknownEnvironment(System.getenv())) {
-            org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn(
-                    "environment variable {} is not a ledgerlink setting and is ignored (a typo? see docs/configuration.md)", unknown);
+            LOG.warn("environment variable {} is not a ledgerlink setting and is ignored (a typo? see docs/configuration.md)", unknown);
         }
-        Database db = openDatabase(settings, metrics);
+        // The management port opens first: a probe sees the process at work (/healthz 200, /readyz 503
+        // naming the step) through a long migration, instead of a closed port it would count as dead.
+        Readiness readiness = new Readiness();
+        readiness.hold("opening the database");
+        Draining draining = new Draining();
+        ManagementServer management = ManagementServer.start(settings, metrics, readiness, draining);
         List<AutoCloseable> workers = new ArrayList<>();
+        if (management != null) workers.add(management::stop);
+        Database db;
+        try {
+            db = Database.connect(settings.get(Setting.DB_URL), settings.get(Setting.DB_USER), settings.get(Setting.DB_PASSWORD),
+                    settings.integer(Setting.DB_POOL_SIZE), metrics);
+        } catch (RuntimeException e) {
+            closeAll(workers);
+            throw e;
+        }
         Tracing tracing = Tracing.from(settings);
         try {
-            Services services = Services.withDeliveryEngine(settings, clock, resolver, db, metrics, tracing);
-            services.deliveryEngine().ifPresent(workers::add);
+            SchemaStep.run(db, SchemaSettings.from(settings), readiness);
+            ConnectionBudget.read(db, settings.integer(Setting.DB_POOL_SIZE)).filter(r -> !r.fits()).ifPresent(r -> LOG.warn(r.warning()));
+            readiness.hold("starting the services");
+            Services services = Services.withDeliveryEngine(settings, clock, resolver, db, metrics, tracing, readiness);
+            services.deliveryEngine().ifPresent(e -> workers.add(0, e));   // stops last
             workers.add(services.journal());   // writes its last queued entries once the web server has stopped
-            if (startupWork != null) services.readiness().hold(startupWork);   // before the port opens: no 200 can slip out before it
             if (settings.get(Setting.BASE_URL).isBlank() && !settings.flag(Setting.DEV)) {
-                org.slf4j.LoggerFactory.getLogger(LedgerlinkServer.class).warn("base-url is not set: discovery and the "
+                LOG.warn("base-url is not set: discovery and the "
                         + "authorization flow announce this server's bound address (http://host:port); set base-url "
                         + "(LEDGERLINK_BASE_URL) to the public address clients use");
             }
@@ -100,12 +117,19 @@ public final class LedgerlinkServer implements AutoCloseable {
                     workers.add(new NotificationSender(n, db.jdbi(), services.clock(), metrics)));
             RetentionWorker retention = RetentionWorker.start(services.retention(), settings.duration(Setting.RETENTION_INTERVAL));
             if (retention != null) workers.add(retention);
-            Draining draining = new Draining();
+            // Work after the port opens (a seed file) keeps /readyz at 503 from the first request: no 200 can slip out before it.
+            if (startupWork != null) readiness.hold(startupWork);
+            else readiness.done();
             Javalin web = WebServer.create(services, OperatorKey.forServer(settings), draining)
                     .start(settings.get(Setting.HTTP_HOST), settings.integer(Setting.HTTP_PORT));
-            Javalin management = ManagementServer.start(services, draining);
-            if (management != null) workers.add(management::stop);
+            if (management != null) management.serve(services, draining);
             return new LedgerlinkServer(services, web, management, workers, gc, draining);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closeAll(workers);
+            tracing.close();
+            db.close();
+            throw new IllegalStateException("interrupted while waiting for the schema's migrations", e);
         } catch (RuntimeException e) {
             closeAll(workers);
             tracing.close();
@@ -114,6 +138,7 @@ public final class LedgerlinkServer implements AutoCloseable {
         }
     }
 
+    /** The configured database, its schema brought up to date (the CLI's commands that work on it). */
     public static Database openDatabase(Settings settings, io.micrometer.core.instrument.MeterRegistry metrics) {
         return Database.open(settings.get(Setting.DB_URL), settings.get(Setting.DB_USER), settings.get(Setting.DB_PASSWORD),
                 settings.integer(Setting.DB_POOL_SIZE), metrics);

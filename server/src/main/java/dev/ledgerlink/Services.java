@@ -21,7 +21,6 @@ import dev.ledgerlink.delivery.HandOff;
 import dev.ledgerlink.delivery.Recovery;
 import dev.ledgerlink.oauth.AccessTokenVerifier;
 import dev.ledgerlink.oauth.OAuthServer;
-import dev.ledgerlink.oauth.RotationBatches;
 import dev.ledgerlink.oauth.TokenFormat;
 import dev.ledgerlink.oauth.TokenService;
 import dev.ledgerlink.events.EventPublisher;
@@ -37,7 +36,8 @@ import dev.ledgerlink.sandbox.RequestJournal;
 import dev.ledgerlink.sandbox.TestDeliveryHooks;
 import dev.ledgerlink.secrets.PasswordHashMetrics;
 import dev.ledgerlink.secrets.PasswordHasher;
-import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.secrets.KeyCheck;
+import dev.ledgerlink.secrets.KeyRing;
 import dev.ledgerlink.secrets.SecretKeys;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.store.ServiceClock;
@@ -63,7 +63,7 @@ public record Services(
         ApplicationService applications,
         TokenService tokens,
         OAuthServer oauth,
-        SecretBox secretBox,
+        KeyRing keys,
         DeliveryService deliveries,
         DeliveryReads deliveryReads,
         EventPublisher events,
@@ -85,7 +85,7 @@ public record Services(
      * trace context, and their deliveries start traces of their own.
      */
     public static Services create(Settings settings, Clock clock, Database database, PrometheusMeterRegistry metrics) {
-        return build(settings, clock, PublicAddressGate.SYSTEM, database, metrics, Tracing.OFF, false);
+        return build(settings, clock, PublicAddressGate.SYSTEM, database, metrics, Tracing.OFF, false, new Readiness());
     }
 
     /**
@@ -94,12 +94,13 @@ public record Services(
      * The caller stops the engine, then closes {@code tracing}.
      */
     public static Services withDeliveryEngine(Settings settings, Clock clock, PublicAddressGate.Resolver resolver, Database database,
-                                              PrometheusMeterRegistry metrics, Tracing tracing) {
-        return build(settings, clock, resolver, database, metrics, tracing, true);
+                                              PrometheusMeterRegistry metrics, Tracing tracing, Readiness readiness) {
+        return build(settings, clock, resolver, database, metrics, tracing, true, readiness);
     }
 
     private static Services build(Settings settings, Clock nodeClock, PublicAddressGate.Resolver resolver, Database database,
-                                  PrometheusMeterRegistry metrics, Tracing tracing, boolean runEngine) {
+                                  PrometheusMeterRegistry metrics, Tracing tracing, boolean runEngine, Readiness readiness) {
+        KeyRing keys = keys(settings, database, nodeClock);
         boolean devMode = settings.flag(Setting.DEV);
         // A server honours the sandbox's clock in development mode only; the CLI follows the database's mark.
         ServiceClock clock = ServiceClock.start(nodeClock, database,
@@ -115,8 +116,7 @@ public record Services(
         var accounts = new AccountService(jdbi, clock);
         var applications = new ApplicationService(jdbi, clock, devMode, audit, settings.duration(Setting.CLIENT_CACHE_TTL));
         var tokens = new TokenService(jdbi, clock, settings.duration(Setting.ACCESS_TOKEN_TTL), TokenFormat.load(jdbi),
-                database.closing(new RotationBatches(jdbi)));
-        var secretBox = SecretKeys.load(settings);
+                TokenService.rotations(database));
         var notices = NotificationSettings.from(settings).isPresent() ? OperatorNotices.on() : OperatorNotices.off();
         var order = new DeliveryOrder(settings.duration(Setting.DELIVERY_LEASE));
         var callbackQueue = new CallbackDeliveries(order);
@@ -125,7 +125,7 @@ public record Services(
         boolean sandboxDeliveries = runEngine ? devMode : clock.stored().development();
         DeliveryHooks hooks = sandboxDeliveries ? new TestDeliveryHooks(jdbi, clock) : DeliveryHooks.NONE;
         Optional<DeliveryEngine> engine = runEngine
-                ? Optional.of(DeliveryEngineWiring.create(settings, clock, database, secretBox, metrics, tracing, notices, audit, addressGate,
+                ? Optional.of(DeliveryEngineWiring.create(settings, clock, database, keys, metrics, tracing, notices, audit, addressGate,
                         callbackQueue, hooks))
                 : Optional.empty();
         try {
@@ -134,15 +134,15 @@ public record Services(
                     settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)),
                     engine.<HandOff>map(e -> e).orElse(HandOff.NONE), order, deliveryReads);
             var journal = new RequestJournal(jdbi, applications, Math.max(1, settings.integer(Setting.SANDBOX_JOURNAL_SIZE)));
-            var callbacks = new CallbackService(jdbi, clock, accounts, secretBox, new CallbackUriRule(addressGate), audit,
+            var callbacks = new CallbackService(jdbi, clock, accounts, keys, new CallbackUriRule(addressGate), audit,
                     callbackQueue, deliveries::enqueued);
             Services services = new Services(settings, clock, database, metrics, tracing, audit,
                     users,
                     accounts,
                     applications,
                     tokens,
-                    OAuthServer.create(settings, clock, jdbi, database.dialect(), database.groupCommit(), tokens, users, applications, secretBox, notices, audit),
-                    secretBox,
+                    OAuthServer.create(settings, clock, jdbi, tokens, users, applications, keys, notices, audit),
+                    keys,
                     deliveries,
                     deliveryReads,
                     new EventPublisher(jdbi, database.groupCommit(), database.dialect(), clock, tracing, (h, eventId, accountId, name, noun, now) -> {
@@ -157,7 +157,7 @@ public record Services(
                     new Faults(jdbi, clock),
                     journal,
                     engine,
-                    new Readiness());
+                    readiness);
             // Development mode's journal of the applications' calls: a server writes it, the CLI only reads it.
             if (runEngine && devMode) journal.start();
             engine.ifPresent(DeliveryEngine::start);
@@ -166,6 +166,20 @@ public record Services(
             engine.ifPresent(DeliveryEngine::close);
             throw e;
         }
+    }
+
+    /**
+     * The secrets keys, checked against the database's record once, at start (KeyCheck): a process
+     * given another key than the database's stops here (WrongKey, exit code 5). A key file is made
+     * only for a new H2 database: one with no key recorded and nothing sealed.
+     */
+    private static KeyRing keys(Settings settings, Database database, Clock clock) {
+        var jdbi = database.jdbi();
+        var recorded = KeyCheck.recorded(jdbi);
+        boolean newEmbedded = database.dialect() == Database.Dialect.H2 && recorded.isEmpty() && !KeyCheck.anySealed(jdbi);
+        KeyRing keys = SecretKeys.load(settings, newEmbedded, recorded.isEmpty() ? null : recorded.getFirst().keyId());
+        KeyCheck.verify(jdbi, keys, clock).ifPresent(note -> org.slf4j.LoggerFactory.getLogger(Services.class).warn(note));
+        return keys;
     }
 
     /** Development mode's reset and its kept seed files (docs/sandbox.md, "Reset"). */

@@ -1,9 +1,11 @@
 package dev.ledgerlink.client;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 
 /** An API refusal in the service's error body: status, error code, message and the fields at fault. */
 public final class ApiException extends RuntimeException {
@@ -23,6 +25,19 @@ public final class ApiException extends RuntimeException {
         this.error = error;
         this.fieldViolations = Map.copyOf(fieldViolations);
         this.retryAfter = retryAfter.orElse(null);
+    }
+
+    /**
+     * The service's error body ({@code {"errno", "error", "message", "details": [{"fieldViolations": [...]}]}})
+     * of a response with this status, as an exception; an OAuth error body's {@code error_description} serves as its message.
+     */
+    public static ApiException of(int status, JsonNode body, Optional<Duration> retryAfter) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (JsonNode d : body.path("details")) {
+            for (JsonNode v : d.path("fieldViolations")) fields.put(v.path("field").asText(), v.path("description").asText());
+        }
+        return new ApiException(status, body.path("error").asText("http_" + status),
+                body.path("message").asText(body.path("error_description").asText("")), fields, retryAfter);
     }
 
     /** The Retry-After of a 429 or 503 the client did not retry (or retried without success). */

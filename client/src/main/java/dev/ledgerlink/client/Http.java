@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -121,13 +120,7 @@ final class Http {
         if (r.body() == null) {
             return new ApiException(r.status(), "http_" + r.status(), "the response is not JSON: " + r.text(), Map.of(), r.retryAfter());
         }
-        JsonNode b = r.body();
-        Map<String, String> fields = new LinkedHashMap<>();
-        for (JsonNode d : b.path("details")) {
-            for (JsonNode v : d.path("fieldViolations")) fields.put(v.path("field").asText(), v.path("description").asText());
-        }
-        return new ApiException(r.status(), b.path("error").asText("http_" + r.status()),
-                b.path("message").asText(b.path("error_description").asText("")), fields, r.retryAfter());
+        return ApiException.of(r.status(), r.body(), r.retryAfter());
     }
 
     /** The token endpoint's RFC 6749 error body → {@link OAuthException}; a body that is not JSON keeps the status and its text. */

@@ -9,7 +9,8 @@ import java.time.Instant;
  */
 public record Tokens(String accessToken, String tokenType, long expiresIn, String refreshToken, String scope, Instant createdAt) {
 
-    static Tokens from(JsonNode n) {
+    /** A token response as the token endpoint (and the sandbox's {@code POST /sandbox/v1/tokens}) writes it. */
+    public static Tokens from(JsonNode n) {
         return new Tokens(n.path("access_token").asText(), n.path("token_type").asText("Bearer"),
                 n.path("expires_in").asLong(), n.path("refresh_token").asText(null), n.path("scope").asText(null),
                 Instant.ofEpochSecond(n.path("created_at").asLong()));

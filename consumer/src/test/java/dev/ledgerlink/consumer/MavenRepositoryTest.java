@@ -26,12 +26,12 @@ class MavenRepositoryTest {
 
     @Test
     void theFolderHoldsEveryPublishedModuleWithSourcesAndJavadoc() throws IOException {
-        for (String module : List.of("signature", "server", "client", "sandbox", "testcontainers", "parent")) {
+        for (String module : List.of("signature", "h2-fix", "server", "client", "sandbox", "testcontainers", "parent")) {
             Path dir = REPO.resolve("dev/ledgerlink/ledgerlink-" + module + "/" + VERSION);
             assertTrue(Files.exists(dir.resolve("maven-metadata.xml")), dir + "/maven-metadata.xml");
             assertTrue(names(dir).stream().anyMatch(n -> n.endsWith(".pom")), module + "'s POM");
         }
-        for (String module : List.of("signature", "client", "sandbox", "testcontainers")) {
+        for (String module : List.of("signature", "h2-fix", "server", "client", "sandbox", "testcontainers")) {
             List<String> files = names(REPO.resolve("dev/ledgerlink/ledgerlink-" + module + "/" + VERSION));
             for (String classifier : List.of("-sources.jar", "-javadoc.jar")) {
                 assertTrue(files.stream().anyMatch(n -> n.endsWith(classifier)), module + classifier + " in " + files);

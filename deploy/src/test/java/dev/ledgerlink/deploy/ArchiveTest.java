@@ -31,10 +31,20 @@ class ArchiveTest {
         Sh.run(Duration.ofMinutes(2), "tar", "-xzf", archive.toString(), "-C", dir.toString()).ok();
         Path home = dir.resolve("ledgerlink-" + ContainerImages.version());
         for (String f : List.of("bin/ledgerlink", "lib/ledgerlink.jar", "lib/jvm.options", "runtime/bin/java", "ledgerlink.properties",
-                "README.md", "legal/THIRD-PARTY.txt", "legal/java-runtime/java.base")) {
+                "README.md", "LICENSE", "NOTICE", "sbom.cdx.json", "legal/THIRD-PARTY.txt", "legal/java-runtime/java.base")) {
             assertTrue(Files.exists(home.resolve(f)), f + " in the archive");
         }
         assertTrue(Files.readString(home.resolve("legal/THIRD-PARTY.txt")).contains("io.javalin:javalin"));
+        assertTrue(Files.readString(home.resolve("LICENSE")).contains("Apache License"));
+        assertTrue(Files.readString(home.resolve("NOTICE")).contains("MPL 2.0") || Files.readString(home.resolve("NOTICE")).contains("Mozilla Public License 2.0"));
+        // The bill of materials: CycloneDX, the server and what its jar bundles, the H2 fix with H2's licences among them.
+        JsonNode sbom = Servers.json(Files.readString(home.resolve("sbom.cdx.json")));
+        assertEquals("CycloneDX", sbom.path("bomFormat").asText());
+        assertEquals("ledgerlink-server", sbom.at("/metadata/component/name").asText());
+        List<String> components = new java.util.ArrayList<>();
+        sbom.path("components").forEach(c -> components.add(c.path("purl").asText()));
+        assertTrue(components.stream().anyMatch(p -> p.startsWith("pkg:maven/io.javalin/javalin@")), components.toString());
+        assertTrue(components.stream().anyMatch(p -> p.startsWith("pkg:maven/dev.ledgerlink/ledgerlink-h2-fix@")), components.toString());
         // jlink's runtime: only the modules of deploy/archive/modules, not a whole JDK.
         String modules = Files.readString(home.resolve("runtime/release"));
         assertTrue(modules.contains("java.sql") && !modules.contains("jdk.compiler"), modules);
@@ -81,6 +91,7 @@ class ArchiveTest {
         }
         assertEquals(0, server.exitValue(), Files.readString(dir.resolve("serve.log")));
         assertTrue(Files.readString(dir.resolve("serve.log")).contains("shutting down"));
+        assertTrue(Files.readString(dir.resolve("serve.log")).contains("with ledgerlink's fix of its commit"), "the application jar's H2 runs the fix");
     }
 
     private String run(Map<String, String> env, String... command) {

@@ -12,14 +12,17 @@ import java.util.stream.Stream;
  * The images the tests share, each made once per run of this JVM (the scripts also skip what is built
  * already): podman itself (scripts/ensure-podman), the Debian base (scripts/image-base, cached across
  * runs), the ledgerlink image of this build's archive (scripts/image) and, for the compose example, a
- * PostgreSQL image made from Debian's package on the same base.
+ * PostgreSQL image made from Debian's package on the same base; for the sandbox's, a webhook receiver
+ * (docs/receivers/receiver.py on Debian's python3).
  */
 final class ContainerImages {
     // One lock each: a test waiting for the ledgerlink image does not wait for PostgreSQL's.
-    private static final Object BASE = new Object(), LEDGERLINK = new Object(), POSTGRES = new Object();
+    private static final Object BASE = new Object(), LEDGERLINK = new Object(), POSTGRES = new Object(), RECEIVER = new Object();
     private static String base;
     private static String ledgerlink;
+    private static String versionTag;
     private static String postgres;
+    private static String receiver;
 
     private ContainerImages() {}
 
@@ -55,14 +58,52 @@ final class ContainerImages {
         }
     }
 
+    /**
+     * The ledgerlink image of this build's archive, by a tag of its own ({@code localhost/ledgerlink-test:<archive sum>}),
+     * removed when the JVM exits. Other checkouts on one machine share podman's storage and build the same version
+     * tag (the same commit, their own changes): this archive's image is pinned by its id as soon as scripts/image has
+     * built it, so another build taking the version tag (and pruning what it left untagged) cannot swap it.
+     */
     static String ledgerlink() {
         String from = base();
         synchronized (LEDGERLINK) {
             if (ledgerlink == null) {
-                ledgerlink = Sh.run(Map.of("BASE_IMAGE", from, "CONTAINERS_CONF", Podman.ENV.get("CONTAINERS_CONF")), null,
-                        Duration.ofMinutes(10), Sh.ROOT.resolve("scripts/image").toString(), archive().toString()).ok().out().trim();
+                String sum = sha256(archive());
+                for (int attempt = 1; ledgerlink == null; attempt++) {
+                    versionTag = Sh.run(Map.of("BASE_IMAGE", from, "CONTAINERS_CONF", Podman.ENV.get("CONTAINERS_CONF")), null,
+                            Duration.ofMinutes(10), Sh.ROOT.resolve("scripts/image").toString(), archive().toString()).ok().out().trim();
+                    String[] built = Podman.ok("image", "inspect", "--format", "{{.Id}} {{index .Config.Labels \"dev.ledgerlink.archive\"}}", versionTag)
+                            .split(" ");
+                    if (built.length == 2 && built[1].equals(sum)) {
+                        String pinned = "localhost/ledgerlink-test:" + sum.substring(0, 16);
+                        Podman.ok("tag", built[0], pinned);
+                        Runtime.getRuntime().addShutdownHook(new Thread(() -> Podman.run("rmi", pinned), "untag-" + pinned));
+                        ledgerlink = pinned;
+                    } else if (attempt == 3) {
+                        throw new AssertionError(versionTag + " kept being taken by another build of this version on this machine");
+                    }
+                }
             }
             return ledgerlink;
+        }
+    }
+
+    /** The name scripts/image gave this build's image: localhost/ledgerlink:VERSION (what LedgerlinkContainer runs by default). */
+    static String versionTag() {
+        ledgerlink();
+        return versionTag;
+    }
+
+    private static String sha256(Path file) {
+        try (var in = Files.newInputStream(file)) {
+            var digest = java.security.MessageDigest.getInstance("SHA-256");
+            byte[] buffer = new byte[1 << 16];
+            for (int n; (n = in.read(buffer)) > 0; ) digest.update(buffer, 0, n);
+            return java.util.HexFormat.of().formatHex(digest.digest());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -75,6 +116,18 @@ final class ContainerImages {
                         .ok().out().trim();
             }
             return postgres;
+        }
+    }
+
+    /** docs/receivers/receiver.py on Debian's python3 on the base (deploy/test/receiver-image), kept in podman's storage. */
+    static String receiver() {
+        String from = base();
+        synchronized (RECEIVER) {
+            if (receiver == null) {
+                receiver = Sh.run(Podman.ENV, null, Duration.ofMinutes(15), Sh.ROOT.resolve("deploy/test/receiver-image").toString(), from)
+                        .ok().out().trim();
+            }
+            return receiver;
         }
     }
 }

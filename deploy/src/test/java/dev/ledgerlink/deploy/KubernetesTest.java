@@ -57,6 +57,12 @@ class KubernetesTest {
         assertEquals(port(container, "management"), config.path("LEDGERLINK_MANAGEMENT_PORT").asInt());
         assertEquals(port(container, "http"), config.path("LEDGERLINK_HTTP_PORT").asInt());
         assertEquals(10001, deployment.at("/spec/template/spec/securityContext/runAsUser").asInt(), "the image's user");
+        assertEquals("RuntimeDefault", deployment.at("/spec/template/spec/securityContext/seccompProfile/type").asText());
+        JsonNode spread = deployment.at("/spec/template/spec/topologySpreadConstraints/0");
+        assertEquals("kubernetes.io/hostname", spread.path("topologyKey").asText(), "replicas spread across nodes");
+        assertEquals(labels, spread.at("/labelSelector/matchLabels"));
+        // The image is named in one place: kustomization.yaml's images: maps the Deployment's placeholder name.
+        assertEquals(container.path("image").asText(), kustomization().at("/images/0/name").asText());
         // Every key of the Secret is a setting the server reads from its environment.
         docs.get("Secret/ledgerlink").path("stringData").fieldNames().forEachRemaining(k -> assertTrue(k.startsWith("LEDGERLINK_"), k));
     }
@@ -119,10 +125,15 @@ class KubernetesTest {
         }
     }
 
+    private static JsonNode kustomization() throws Exception {
+        return YAML.readTree(Sh.ROOT.resolve("deploy/kubernetes/kustomization.yaml").toFile());
+    }
+
+    /** The documents of the files kustomization.yaml names, by kind and name. */
     private static Map<String, JsonNode> manifests() throws Exception {
         Map<String, JsonNode> docs = new HashMap<>();
-        for (String file : List.of("configmap.yaml", "secret.yaml", "deployment.yaml", "service.yaml", "pdb.yaml")) {
-            try (var parser = YAML.getFactory().createParser(Sh.ROOT.resolve("deploy/kubernetes/" + file).toFile())) {
+        for (JsonNode file : kustomization().path("resources")) {
+            try (var parser = YAML.getFactory().createParser(Sh.ROOT.resolve("deploy/kubernetes/" + file.asText()).toFile())) {
                 var it = YAML.readValues(parser, JsonNode.class);
                 while (it.hasNext()) {
                     JsonNode doc = it.next();

@@ -12,16 +12,26 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-/** A webhook receiver on the host's loopback (containers on the host network reach it as 127.0.0.1). */
+/**
+ * A webhook receiver in the test's process: on the host's loopback (containers on the host network reach
+ * it as 127.0.0.1), or on every interface, where containers on a bridge network reach it through their
+ * engine's name for the host ({@link #startForContainers()}).
+ */
 final class Receiver implements AutoCloseable {
     record Received(String path, String body, String signature, Notification notification) {}
 
     private final BlockingQueue<Received> received = new LinkedBlockingQueue<>();
     private final int port;
+    private final boolean everyInterface;
     private HttpServer server;
 
     Receiver(int port) {
+        this(port, false);
+    }
+
+    private Receiver(int port, boolean everyInterface) {
         this.port = port;
+        this.everyInterface = everyInterface;
     }
 
     static Receiver start() {
@@ -30,10 +40,17 @@ final class Receiver implements AutoCloseable {
         return r;
     }
 
+    /** Listening on every interface, so containers on a bridge network reach it as host.containers.internal. */
+    static Receiver startForContainers() {
+        Receiver r = new Receiver(Sh.freePort(), true);
+        r.open();
+        return r;
+    }
+
     /** Listens (again) on its port. */
     void open() {
         try {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
+            server = HttpServer.create(everyInterface ? new InetSocketAddress(port) : new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -54,6 +71,11 @@ final class Receiver implements AutoCloseable {
 
     String url(String path) {
         return "http://127.0.0.1:" + port + path;
+    }
+
+    /** Its address for a sandbox that reaches this process as {@code host} (Sandbox.callbackHost()). */
+    String url(String host, String path) {
+        return "http://" + host + ":" + port + path;
     }
 
     /** The next request whose notification is {@code name}, waiting at most {@code timeout}. */

@@ -2,20 +2,13 @@ package dev.ledgerlink.junit;
 
 import dev.ledgerlink.LedgerlinkServer;
 import dev.ledgerlink.Services;
+import dev.ledgerlink.client.sandbox.Sandbox;
+import dev.ledgerlink.client.sandbox.SandboxControls;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
-import dev.ledgerlink.delivery.DeliveryRecord;
-import dev.ledgerlink.delivery.DeliveryState;
-import dev.ledgerlink.events.Event;
-import dev.ledgerlink.events.EventPublisher;
-import dev.ledgerlink.oauth.TokenResponse;
-import dev.ledgerlink.sandbox.JournalEntry;
-import dev.ledgerlink.sandbox.RequestJournal;
-import dev.ledgerlink.sandbox.SandboxReset;
 import dev.ledgerlink.sandbox.SeedFile;
 import dev.ledgerlink.sandbox.Seeder;
-import dev.ledgerlink.sandbox.TestDelivery;
-import dev.ledgerlink.sandbox.TestEvents;
+import dev.ledgerlink.secrets.RandomTokens;
 import dev.ledgerlink.secrets.SecretBox;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,14 +17,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -50,15 +41,18 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * static LedgerlinkSandbox sandbox = LedgerlinkSandbox.create().seed("ledgerlink-seed.yaml");
  * }</pre>
  *
- * A static field gives one server per test class; an instance field one per test.
+ * A static field gives one server per test class; an instance field one per test. What a test does
+ * with it (tokens, publish, deliveries, clock, faults, journal, reset) is the {@link Sandbox} API,
+ * over the server's HTTP controls, the same as a {@code LedgerlinkContainer}'s.
  */
-public final class LedgerlinkSandbox implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback, AutoCloseable {
+public final class LedgerlinkSandbox implements Sandbox, BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback, AutoCloseable {
     private final List<Seed> seeds = new ArrayList<>();
     private final Map<String, String> settings = new LinkedHashMap<>();
     /** E-mail (lower case) → password, from the seeds: what {@link #authorizationCode} types into the login form. */
     private final Map<String, String> passwords = new LinkedHashMap<>();
     private Path dir;
     private LedgerlinkServer server;
+    private SandboxControls controls;
     private boolean startedPerTest;
 
     private record Seed(String source, String text, boolean json) {}
@@ -119,12 +113,15 @@ public final class LedgerlinkSandbox implements BeforeAllCallback, AfterAllCallb
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        // The operator key of the sandbox's controls: made for this sandbox unless the test gives one.
+        String operatorKey = settings.getOrDefault(Setting.OPERATOR_KEY.key(), RandomTokens.alphanumeric(40));
         Settings.Builder b = Settings.builder()
                 .set(Setting.DB_URL, "jdbc:h2:file:" + dir.resolve("ledgerlink").toAbsolutePath())
                 .set(Setting.HTTP_HOST, "127.0.0.1")
                 .set(Setting.HTTP_PORT, "0")
                 .set(Setting.DEV, "true")
-                .set(Setting.SECRETS_KEY, SecretBox.newKeyBase64());
+                .set(Setting.SECRETS_KEY, SecretBox.newKeyBase64())
+                .set(Setting.OPERATOR_KEY, operatorKey);
         settings.forEach((k, v) -> b.set(k + "=" + v));
         server = LedgerlinkServer.start(b.build(), Clock.systemUTC());
         Services s = server.services();
@@ -138,6 +135,7 @@ public final class LedgerlinkSandbox implements BeforeAllCallback, AfterAllCallb
             close();
             throw new IllegalStateException("the sandbox's seed was refused: " + e.getMessage(), e);
         }
+        controls = SandboxControls.connect(server.baseUrl(), operatorKey).withPasswords(passwords);
         return this;
     }
 
@@ -146,6 +144,7 @@ public final class LedgerlinkSandbox implements BeforeAllCallback, AfterAllCallb
         if (server == null) return;
         server.close();
         server = null;
+        controls = null;
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
@@ -173,140 +172,18 @@ public final class LedgerlinkSandbox implements BeforeAllCallback, AfterAllCallb
 
     @Override
     public void afterEach(ExtensionContext context) {
-        if (server != null) services().faults().clear();
+        if (server != null) faults().clear();
         if (startedPerTest) {
             close();
             startedPerTest = false;
         }
     }
 
-    private LedgerlinkServer running() {
-        if (server == null) throw new IllegalStateException("the sandbox is not running: register it with @RegisterExtension, or call start()");
-        return server;
-    }
-
-    /** The API's address, e.g. http://127.0.0.1:41234 (the authorization page is served there too). */
-    public String baseUrl() {
-        return running().baseUrl();
-    }
-
-    /** Every service of the server, for what this class does not wrap. */
-    public Services services() {
-        return running().services();
-    }
-
-    /**
-     * The token response a code exchange would give, without a browser: a grant with consent like
-     * any other (the user's older refresh token for this app stops working), as {@code ledgerlink
-     * tokens issue} does. {@code user}: e-mail or id; {@code app}: client_id; no scopes: the app's.
-     */
-    public TokenResponse tokens(String user, String app, String... scopes) {
-        return services().oauth().operatorGrant().issue(user, app, List.of(scopes)).response();
-    }
-
-    /**
-     * An authorization code, obtained by driving the real authorization page over HTTP as a browser
-     * would (login form, consent, CSRF tokens and session cookie); the user must come from a seed,
-     * whose password is typed in. Exchange it at /auth/oauth/token as your application does.
-     */
-    public String authorizationCode(String user, String app, String redirectUri) {
-        String password = passwords.get(user.toLowerCase(Locale.ROOT));
-        if (password == null) throw new IllegalArgumentException(user + " is not a user of this sandbox's seeds (their password is needed)");
-        return new AuthorizationPageDriver(baseUrl()).code(user, password, app, redirectUri);
-    }
-
-    /**
-     * The fault rules (docs/sandbox.md, "Faults"): {@code faults().on("token").status(503, 1).times(2).add()}.
-     * Rules left over when a test ends are cleared, so every test starts without any.
-     */
-    public SandboxFaults faults() {
-        return new SandboxFaults(services().faults());
-    }
-
-    /**
-     * The journal of one application's calls to the authorization page, token, revoke, introspect,
-     * identity and callbacks routes, newest first (at most 1000): status, error and description,
-     * duration; never a secret or token. {@code clientId} null: every application's.
-     */
-    public List<JournalEntry> requests(String clientId) {
-        return services().journal().newest(clientId, RequestJournal.MAX_LIMIT);
-    }
-
-    /**
-     * The sandbox's movable clock, the one every rule reads (token and code lifetimes, the refresh
-     * replay window, retries, disabling, retention): {@code clock().advance(Duration.ofHours(13))},
-     * {@code clock().set(instant)} (not before real time), {@code clock().reset()}, {@code clock().read()}.
-     * A retry the move made due is sent at once. The clock is the sandbox's: it is back at real time
-     * in the next sandbox, not in this one (call {@code reset()} between tests that share a server).
-     */
-    public dev.ledgerlink.sandbox.SandboxClock clock() {
-        return new dev.ledgerlink.sandbox.SandboxClock(services().clock());
-    }
-
-    /** Publishes an event as an internal service does: stored, then fanned out to the verified callbacks of the account. */
-    public Event publish(String accountId, String name, long objectId, long userId) {
-        return services().events().publish(new EventPublisher.Request(name, accountId, objectId, userId, null));
-    }
-
-    /**
-     * A test event whose deliveries test your receiver (docs/sandbox.md, "Test deliveries"): for
-     * example {@code TestDelivery.PLAIN.withSignature(TestDelivery.Signature.TAMPERED)}, {@code .withCopies(3)},
-     * {@code .withDelay(Duration.ofSeconds(30))}. {@code userId} is not checked, as for publish. Its
-     * deliveries are marked as tests in the history.
-     */
-    public Event publish(String accountId, String name, long objectId, long userId, TestDelivery delivery) {
-        return testEvents().sendAsOperator(accountId, List.of(new TestEvents.Item(name, objectId, userId)), delivery).getFirst();
-    }
-
-    /**
-     * Several test events in one call, accepted in the order given and delivered to each callback one
-     * after another in {@code delivery.order()} (as_sent, reversed, shuffled): out-of-order arrival, on purpose.
-     */
-    public List<Event> publish(String accountId, List<TestEvents.Item> events, TestDelivery delivery) {
-        return testEvents().sendAsOperator(accountId, events, delivery);
-    }
-
-    private TestEvents testEvents() {
-        Services s = services();
-        return new TestEvents(s.events(), s.accounts(), s.deliveries());
-    }
-
-    /**
-     * Back to the state of this sandbox's seeds (or empty with demo data when it has none), without a
-     * restart: everything else is removed, the delivery engine keeps running (docs/sandbox.md, "Reset").
-     */
-    public SandboxReset.Result reset() {
-        return services().sandboxReset().reset();
-    }
-
-    /** What was sent to a callback (verification requests and notifications), newest first, each with its attempts. */
-    public List<DeliveryRecord> deliveries(long callbackId) {
-        return services().deliveryReads().history(null, callbackId, 1, 100).deliveries();
-    }
-
-    /**
-     * Waits until a delivery of {@code eventName} (e.g. invoice.create, or callback.verify) to the
-     * callback has succeeded, and returns it. Fails with the delivery history when it was dropped or
-     * did not succeed within {@code timeout} (a failed attempt is retried after a minute by default).
-     */
-    public DeliveryRecord awaitDelivery(long callbackId, String eventName, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            List<DeliveryRecord> all = deliveries(callbackId);
-            Optional<DeliveryRecord> done = all.stream().filter(d -> eventName.equals(d.name()) && d.state() == DeliveryState.DELIVERED).findFirst();
-            if (done.isPresent()) return done.get();
-            Optional<DeliveryRecord> dropped = all.stream().filter(d -> eventName.equals(d.name()) && d.state() == DeliveryState.DROPPED).findFirst();
-            if (dropped.isPresent()) throw new AssertionError("the " + eventName + " delivery to callback " + callbackId + " was dropped: " + dropped.get());
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no successful " + eventName + " delivery to callback " + callbackId + " within " + timeout
-                        + "; deliveries so far: " + all);
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
+    /** The sandbox's HTTP controls, which every method of {@link Sandbox} uses. */
+    @Override
+    public SandboxControls controls() {
+        SandboxControls c = controls;
+        if (c == null) throw new IllegalStateException("the sandbox is not running: register it with @RegisterExtension, or call start()");
+        return c;
     }
 }

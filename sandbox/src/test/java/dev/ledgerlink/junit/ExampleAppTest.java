@@ -9,7 +9,7 @@ import dev.ledgerlink.client.Callback;
 import dev.ledgerlink.client.LedgerlinkClient;
 import dev.ledgerlink.client.Notification;
 import dev.ledgerlink.client.Tokens;
-import dev.ledgerlink.delivery.DeliveryRecord;
+import dev.ledgerlink.client.sandbox.Delivery;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -94,7 +94,7 @@ class ExampleAppTest {
         assertTrue(app.verified.await(30, TimeUnit.SECONDS), "the app answered the verification request");
         assertTrue(client.callbacks(token, "ANA01").get(callback.id()).verified());
 
-        long ana = sandbox.services().users().findByEmail("ana@example.com").orElseThrow().id();
+        long ana = sandbox.userId("ana@example.com");
         sandbox.publish("ANA01", "invoice.create", 42, ana);
 
         Notification n = app.notifications.poll(30, TimeUnit.SECONDS);
@@ -102,7 +102,7 @@ class ExampleAppTest {
         assertEquals("invoice.create", n.name());
         assertEquals(42, n.objectId());
         assertEquals("ANA01", n.accountId());
-        DeliveryRecord delivery = sandbox.awaitDelivery(callback.id(), "invoice.create", Duration.ofSeconds(30));
+        Delivery delivery = sandbox.awaitDelivery(callback.id(), "invoice.create", Duration.ofSeconds(30));
         assertEquals(200, delivery.attempts().getFirst().statusCode(), "the app accepted the signature");
     }
 

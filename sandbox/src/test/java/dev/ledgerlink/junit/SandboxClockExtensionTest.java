@@ -10,7 +10,6 @@ import dev.ledgerlink.client.Callback;
 import dev.ledgerlink.client.LedgerlinkClient;
 import dev.ledgerlink.client.Notification;
 import dev.ledgerlink.client.Tokens;
-import dev.ledgerlink.oauth.TokenResponse;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +39,7 @@ class SandboxClockExtensionTest {
 
     @Test
     void twelveHoursAndAMinuteLaterTheAccessTokenIsRefusedAndTheRefreshTokenRefreshes() {
-        TokenResponse tokens = sandbox.tokens("ana@example.com", "invoicesync01");
+        Tokens tokens = sandbox.tokens("ana@example.com", "invoicesync01");
         assertEquals("Ana", client.me(tokens.accessToken()).firstName());
 
         sandbox.clock().advance(Duration.ofHours(12).plusMinutes(1));
@@ -73,7 +72,7 @@ class SandboxClockExtensionTest {
             long verifyBy = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (!client.callbacks(token, "ANA01").get(callback.id()).verified() && System.nanoTime() < verifyBy) Thread.sleep(20);
             assertTrue(client.callbacks(token, "ANA01").get(callback.id()).verified(), "the app verified its callback");
-            long ana = sandbox.services().users().findByEmail("ana@example.com").orElseThrow().id();
+            long ana = sandbox.userId("ana@example.com");
             sandbox.publish("ANA01", "invoice.create", 7, ana);
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (notifications.get() < 1 && System.nanoTime() < deadline) Thread.sleep(20);

@@ -8,9 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ledgerlink.client.Callback;
 import dev.ledgerlink.client.LedgerlinkClient;
 import dev.ledgerlink.client.Notification;
-import dev.ledgerlink.delivery.DeliveryRecord;
-import dev.ledgerlink.sandbox.TestDelivery;
-import dev.ledgerlink.sandbox.TestEvents;
+import dev.ledgerlink.client.sandbox.Delivery;
+import dev.ledgerlink.client.sandbox.TestDelivery;
+import dev.ledgerlink.client.sandbox.TestEvent;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -44,7 +45,7 @@ class TestDeliveriesAndResetTest {
     }
 
     private long ana() {
-        return sandbox.services().users().findByEmail("ana@example.com").orElseThrow().id();
+        return sandbox.userId("ana@example.com");
     }
 
     @Test
@@ -53,16 +54,16 @@ class TestDeliveriesAndResetTest {
         assertTrue(app.verified.await(30, TimeUnit.SECONDS));
 
         sandbox.publish("ANA01", "invoice.create", 1, ana(), TestDelivery.PLAIN.withSignature(TestDelivery.Signature.TAMPERED));
-        DeliveryRecord refused = null;
+        Delivery refused = null;
         for (int i = 0; i < 300 && refused == null; i++) {
             refused = sandbox.deliveries(callback.id()).stream().filter(d -> d.test() != null && !d.attempts().isEmpty()).findFirst().orElse(null);
             if (refused == null) Thread.sleep(100);
         }
         assertNotNull(refused, "the tampered delivery was attempted");
-        assertEquals(401, refused.attempts().getFirst().statusCode(), "the app refused the forged signature");
+        assertEquals(401, refused.attempts().get(0).statusCode(), "the app refused the forged signature");
         assertTrue(app.notifications.isEmpty());
 
-        sandbox.publish("ANA01", List.of(new TestEvents.Item("invoice.create", 10L, ana()), new TestEvents.Item("invoice.update", 20L, ana())),
+        sandbox.publish("ANA01", List.of(new TestEvent("invoice.create", 10, ana()), new TestEvent("invoice.update", 20, ana())),
                 TestDelivery.PLAIN.withOrder(TestDelivery.Order.REVERSED));
         Notification first = app.notifications.poll(30, TimeUnit.SECONDS);
         Notification second = app.notifications.poll(30, TimeUnit.SECONDS);
@@ -74,13 +75,16 @@ class TestDeliveriesAndResetTest {
     void resetBringsTheSandboxBackToItsSeed() throws Exception {
         client.callbacks(token, "ANA01").register("invoice", app.uri());
         assertTrue(app.verified.await(30, TimeUnit.SECONDS));
-        var other = sandbox.services().users().create("bob@example.com", "correct horse battery staple", "Bob", "B");
+        sandbox.clock().advance(Duration.ofDays(1));
+        sandbox.faults().on("identity").status(503, 1).add();
 
         var result = sandbox.reset();
         assertEquals(List.of("example-seed.yaml"), result.seeds());
-        assertTrue(sandbox.services().users().findByEmail(other.email()).isEmpty());
+        assertTrue(result.created().contains("users[0] ana@example.com"), result.toString());
+        assertEquals(Duration.ZERO, sandbox.clock().read().offset(), "the clock is back at real time");
+        assertTrue(sandbox.faults().list().isEmpty(), "the fault rules are gone");
         String fresh = sandbox.tokens("ana@example.com", "invoicesync01").accessToken();
         assertEquals(0, client.callbacks(fresh, "ANA01").list(1, 10, null, null, null).total(), "the callback registered before is gone");
-        assertFalse(sandbox.services().users().findByEmail("ana@example.com").isEmpty());
+        assertFalse(client.me(fresh).email().isEmpty(), "the seeded user is there again");
     }
 }

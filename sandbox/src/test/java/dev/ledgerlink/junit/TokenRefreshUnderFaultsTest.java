@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ledgerlink.client.LedgerlinkClient;
 import dev.ledgerlink.client.OAuthException;
 import dev.ledgerlink.client.Tokens;
-import dev.ledgerlink.sandbox.JournalEntry;
+import dev.ledgerlink.client.ApiException;
+import dev.ledgerlink.client.sandbox.JournalEntry;
+import dev.ledgerlink.client.sandbox.Sandbox;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,7 +32,7 @@ class TokenRefreshUnderFaultsTest {
         client = clientOf(sandbox);
     }
 
-    static LedgerlinkClient clientOf(LedgerlinkSandbox sandbox) {
+    static LedgerlinkClient clientOf(Sandbox sandbox) {
         return LedgerlinkClient.builder(sandbox.baseUrl(), "invoicesync01", "invoice-sync-test-secret", "http://localhost:8000/callback").build();
     }
 
@@ -44,7 +46,7 @@ class TokenRefreshUnderFaultsTest {
         refusedRefreshUsesNothing(sandbox, client);
     }
 
-    static void refreshSurvives503Twice(LedgerlinkSandbox sandbox, LedgerlinkClient client) {
+    static void refreshSurvives503Twice(Sandbox sandbox, LedgerlinkClient client) {
         String refreshToken = sandbox.tokens("ana@example.com", "invoicesync01").refreshToken();
         sandbox.faults().on("token").grantType("refresh_token").status(503, 1).times(2).add();
 
@@ -59,10 +61,10 @@ class TokenRefreshUnderFaultsTest {
         // the app honoured Retry-After: each retry came at least a second after the answer that asked for it
         assertFalse(calls.get(1).receivedAt().isBefore(calls.get(2).receivedAt().plusSeconds(1)), calls.toString());
         assertFalse(calls.get(0).receivedAt().isBefore(calls.get(1).receivedAt().plusSeconds(1)), calls.toString());
-        assertEquals(0, sandbox.faults().list().getFirst().remaining());
+        assertEquals(0, sandbox.faults().list().get(0).remaining());
     }
 
-    static void refusedRefreshUsesNothing(LedgerlinkSandbox sandbox, LedgerlinkClient client) {
+    static void refusedRefreshUsesNothing(Sandbox sandbox, LedgerlinkClient client) {
         String refreshToken = sandbox.tokens("ana@example.com", "invoicesync01").refreshToken();
         sandbox.faults().on("token").clientId("invoicesync01").invalidGrant().add();
 
@@ -92,7 +94,9 @@ class TokenRefreshUnderFaultsTest {
         assertEquals(List.of(1, 0), left);
         assertEquals(2, sandbox.faults().clear());
         assertTrue(sandbox.faults().list().isEmpty());
-        assertThrows(dev.ledgerlink.errors.ServiceException.class, () -> sandbox.faults().on("identity").invalidGrant().add(),
+        ApiException refused = assertThrows(ApiException.class, () -> sandbox.faults().on("identity").invalidGrant().add(),
                 "invalid_grant applies to the token route only");
+        assertEquals(422, refused.status());
+        assertTrue(refused.fieldViolations().containsKey("effect.error"), refused.getMessage());
     }
 }

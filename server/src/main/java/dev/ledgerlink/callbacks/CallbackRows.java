@@ -20,6 +20,7 @@ public final class CallbackRows implements RowMapper<Callback> {
                 rs.getBoolean("verified"),
                 rs.getBoolean("disabled"),
                 rs.getString("verifier_sealed"),
+                rs.getString("verifier_key"),
                 rs.getString("verifier_hash"),
                 TimeMapping.read(rs, "failing_since"),
                 TimeMapping.read(rs, "created_at"),

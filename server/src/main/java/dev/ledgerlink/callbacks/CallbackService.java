@@ -12,7 +12,7 @@ import dev.ledgerlink.events.EventCatalog;
 import dev.ledgerlink.oauth.TokenPrincipal;
 import dev.ledgerlink.secrets.Hashes;
 import dev.ledgerlink.secrets.RandomTokens;
-import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.secrets.KeyRing;
 import dev.ledgerlink.store.Deadlocks;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,7 +37,7 @@ public final class CallbackService {
     private final Jdbi jdbi;
     private final Clock clock;
     private final CallbackAccess access;
-    private final SecretBox secretBox;
+    private final KeyRing keys;
     private final CallbackUriRule uriRule;
     private final CallbackEffects effects;
     private final Runnable queued;
@@ -48,12 +48,12 @@ public final class CallbackService {
      * @param queued run after the commit of a change that queued a verification request: this
      *               process's delivery engine claims it at once instead of at its next poll
      */
-    public CallbackService(Jdbi jdbi, Clock clock, AccountService accounts, SecretBox secretBox,
+    public CallbackService(Jdbi jdbi, Clock clock, AccountService accounts, KeyRing keys,
                            CallbackUriRule uriRule, AuditLog audit, CallbackQueue queue, Runnable queued) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.access = new CallbackAccess(accounts);
-        this.secretBox = secretBox;
+        this.keys = keys;
         this.uriRule = uriRule;
         this.effects = new CallbackEffects(queue);
         this.queued = queued;
@@ -68,9 +68,10 @@ public final class CallbackService {
         String code = RandomTokens.urlSafe(CODE_BYTES);
         Instant now = now();
         record Registered(long id, CallbackEffects.Applied applied) {}
+        KeyRing.Sealed sealed = keys.seal(code);
         Registered r = jdbi.inTransaction(h -> {
             long created = h.attach(CallbackStore.class).insert(accountId, principal.applicationId(), principal.userId(),
-                    event, EventCatalog.nounOf(event), uri, secretBox.seal(code), Hashes.sha256Hex(code), now);
+                    event, EventCatalog.nounOf(event), uri, sealed.value(), sealed.keyId(), Hashes.sha256Hex(code), now);
             return new Registered(created, effects.apply(h, created, t, null, now));
         });
         LOG.info("callback {} registered for {} in account {}", r.id(), event, accountId);
@@ -202,9 +203,10 @@ public final class CallbackService {
         if (!t.has(Effect.ISSUE_NEW_CODE)) throw new IllegalStateException("a reissue must issue a new code");
         String code = RandomTokens.urlSafe(CODE_BYTES);
         Instant now = now();
+        KeyRing.Sealed sealed = keys.seal(code);
         CallbackEffects.Applied applied = jdbi.inTransaction(h -> {
             h.attach(CallbackStore.class).reissue(c.id(), event, EventCatalog.nounOf(event), uri,
-                    secretBox.seal(code), Hashes.sha256Hex(code), t.next() == CallbackStateMachine.State.REKEYING, now);
+                    sealed.value(), sealed.keyId(), Hashes.sha256Hex(code), t.next() == CallbackStateMachine.State.REKEYING, now);
             return effects.apply(h, c.id(), t, "callback uri changed before its new verification code was verified", now);
         });
         audit.record(AuditLog.Event.CALLBACK_CODE_ROTATED, "callback_id", c.id(), "account_id", c.accountId(), "reason", reason);

@@ -20,7 +20,7 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 public interface CallbackStore {
     String COLUMNS = """
             id, account_id, application_id, user_id, event, event_noun, uri, verified, disabled,
-            verifier_sealed, verifier_hash, failing_since, created_at, updated_at,
+            verifier_sealed, verifier_key, verifier_hash, failing_since, created_at, updated_at,
             verify_failures, verify_failures_since, rekeying_since, rate_limit, ordered""";
 
     // The search filters of the list call; a null parameter means "no filter". A noun matches the
@@ -35,12 +35,12 @@ public interface CallbackStore {
 
     @SqlUpdate("""
             insert into callbacks (account_id, application_id, user_id, event, event_noun, uri, verified, disabled,
-                                   verifier_sealed, verifier_hash, created_at, updated_at)
+                                   verifier_sealed, verifier_key, verifier_hash, created_at, updated_at)
             values (:accountId, :applicationId, :userId, :event, :eventNoun, :uri, false, false,
-                    :verifierSealed, :verifierHash, :now, :now)""")
+                    :verifierSealed, :verifierKey, :verifierHash, :now, :now)""")
     @GetGeneratedKeys("id")
     long insert(String accountId, long applicationId, long userId, String event, String eventNoun, String uri,
-                String verifierSealed, String verifierHash, Instant now);
+                String verifierSealed, String verifierKey, String verifierHash, Instant now);
 
     @SqlQuery("select " + COLUMNS + " from callbacks where id = :id and account_id = :accountId and application_id = :applicationId")
     Optional<Callback> find(long id, String accountId, long applicationId);
@@ -76,11 +76,12 @@ public interface CallbackStore {
      */
     @SqlUpdate("""
             update callbacks set event = :event, event_noun = :eventNoun, uri = :uri,
-                   verifier_sealed = :verifierSealed, verifier_hash = :verifierHash,
+                   verifier_sealed = :verifierSealed, verifier_key = :verifierKey, verifier_hash = :verifierHash,
                    verified = false, disabled = false, failing_since = null, updated_at = :now,
                    rekeying_since = case when :rekeying then coalesce(rekeying_since, :now) else null end
             where id = :id""")
-    int reissue(long id, String event, String eventNoun, String uri, String verifierSealed, String verifierHash, boolean rekeying, Instant now);
+    int reissue(long id, String event, String eventNoun, String uri, String verifierSealed, String verifierKey, String verifierHash,
+                boolean rekeying, Instant now);
 
     /** Re-keyings that began at the cutoff or earlier, oldest first (RekeyingLapses). */
     @SqlQuery("select " + COLUMNS + " from callbacks where rekeying_since <= :cutoff and " + StateColumns.REKEYING

@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
                 "result take --json for one JSON object on stdout.",
                 "`ledgerlink COMMAND --help` lists a command's options."},
         subcommands = {ServeCommand.class, AccountsCommand.class, UsersCommand.class, AppsCommand.class, EventsCommand.class, DeliveriesCommand.class, TokensCommand.class, SeedCommand.class,
-                CallbacksCommand.class, GrantsCommand.class, JanitorCommand.class, DatabaseCommand.class, SandboxCommand.class,
+                CallbacksCommand.class, GrantsCommand.class, JanitorCommand.class, DatabaseCommand.class, SecretsCommand.class, SandboxCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main {
 

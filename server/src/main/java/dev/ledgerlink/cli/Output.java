@@ -4,6 +4,8 @@ import dev.ledgerlink.config.ConfigurationException;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.json.ErrorBodies;
 import dev.ledgerlink.json.Json;
+import dev.ledgerlink.secrets.WrongKey;
+import dev.ledgerlink.store.PendingMigrations;
 import java.io.PrintWriter;
 import java.util.Map;
 import picocli.CommandLine;
@@ -12,6 +14,10 @@ import picocli.CommandLine;
 final class Output {
     static final int EXIT_INVALID = 2;
     static final int EXIT_CONFIG = 3;
+    /** db.migrate=never and this build's migrations were still not applied after db.migrate-wait; db status: the schema is behind. */
+    static final int EXIT_SCHEMA_BEHIND = 4;
+    /** The secrets key given is not the database's (or none was given where one must be). */
+    static final int EXIT_WRONG_KEY = 5;
 
     private Output() {}
 
@@ -43,6 +49,8 @@ final class Output {
                 }
                 return EXIT_INVALID;
             }
+            if (ex instanceof PendingMigrations pm) return refuse(cli, json, "schema_behind", pm.getMessage(), EXIT_SCHEMA_BEHIND);
+            if (ex instanceof WrongKey wk) return refuse(cli, json, "wrong_secrets_key", wk.getMessage(), EXIT_WRONG_KEY);
             if (ex instanceof ConfigurationException ce) {
                 if (json) {
                     cli.getOut().println(toJson(Map.of("error", "configuration", "message", ce.getMessage())));
@@ -55,6 +63,16 @@ final class Output {
             cli.getErr().println("error: " + ex);
             return 1;
         }
+    }
+
+    private static int refuse(CommandLine cli, boolean json, String error, String message, int exit) {
+        if (json) {
+            cli.getOut().println(toJson(Map.of("error", error, "message", message)));
+            cli.getOut().flush();
+        } else {
+            cli.getErr().println("error: " + sentence(message));
+        }
+        return exit;
     }
 
     /** A message as one sentence on the terminal: "account is not known: ...", ending with a full stop. */

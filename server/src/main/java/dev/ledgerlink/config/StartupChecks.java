@@ -12,12 +12,12 @@ import java.util.TreeSet;
  * default, so settings added later are checked too: a duration (ISO-8601) must be longer than zero,
  * a list of durations must hold one at least, each longer than zero, a whole number must parse and
  * not be negative, a flag must be true or false. Cross-setting rules live in the typed records
- * ({@link DeliverySettings}, {@link PasswordHashSettings}, {@link TracingSettings}).
+ * ({@link DeliverySettings}, {@link PasswordHashSettings}, {@link TracingSettings}, {@link SchemaSettings}).
  */
 public final class StartupChecks {
     /** LEDGERLINK_* variables that belong to the launcher, the scripts or the test suite, not to a setting. */
-    private static final Set<String> NOT_SETTINGS = Set.of("LEDGERLINK_JAVA_OPTS", "LEDGERLINK_HOME", "LEDGERLINK_CONFIG",
-            "LEDGERLINK_LOG_LEVEL", "LEDGERLINK_TEST_PG_URL", "LEDGERLINK_TEST_PG_USER", "LEDGERLINK_BENCH_BUILD",
+    private static final Set<String> NOT_SETTINGS = Set.of("LEDGERLINK_JAVA_OPTS", "LEDGERLINK_JAVA_OPTS_APPEND", "LEDGERLINK_IN_CONTAINER",
+            "LEDGERLINK_HOME", "LEDGERLINK_CONFIG", "LEDGERLINK_LOG_LEVEL", "LEDGERLINK_TEST_PG_URL", "LEDGERLINK_TEST_PG_USER", "LEDGERLINK_BENCH_BUILD",
             "LEDGERLINK_BENCH_PG_URL", "LEDGERLINK_BENCH_PG_USER");
 
     /**
@@ -63,6 +63,7 @@ public final class StartupChecks {
             }
         }
         TracingSettings.from(settings);
+        SchemaSettings.from(settings);
     }
 
     /** Environment variables that look like settings but are none: a typo must not pass silently. */

@@ -11,7 +11,8 @@ import java.time.Instant;
  * {@code variant} how its attempts are made ({@link DeliveryHooks#PLAIN} but where development mode's
  * hooks said otherwise for a claimed delivery); {@code ordered} whether its
  * callback was set to ordered delivery then (DeliveryOrder); {@code trace} the trace context its event
- * kept from its publish (null: a verification request, or an event published without one).
+ * kept from its publish (null: a verification request, or an event published without one);
+ * {@code verifierSealed} the callback's code as sealed with the key {@code verifierKey} names (null: sealed before V40).
  */
 public record ClaimedDelivery(
         long id,
@@ -25,6 +26,7 @@ public record ClaimedDelivery(
         long eventUserId,
         String uri,
         String verifierSealed,
+        String verifierKey,
         String callbackAccountId,
         long callbackUserId,
         State callbackState,
@@ -38,14 +40,14 @@ public record ClaimedDelivery(
     public ClaimedDelivery(long id, long callbackId, DeliveryKind kind, int attempts, Long eventId, String eventName, long objectId,
                            String eventAccountId, long eventUserId, String uri, String verifierSealed, String callbackAccountId,
                            long callbackUserId, State callbackState, Instant failingSince) {
-        this(id, callbackId, kind, attempts, eventId, eventName, objectId, eventAccountId, eventUserId, uri, verifierSealed,
+        this(id, callbackId, kind, attempts, eventId, eventName, objectId, eventAccountId, eventUserId, uri, verifierSealed, null,
                 callbackAccountId, callbackUserId, callbackState, failingSince, null, DeliveryHooks.PLAIN, false, null);
     }
 
     /** The same delivery, its attempts made as {@code v} says. */
     public ClaimedDelivery with(DeliveryHooks.Variant v) {
         return new ClaimedDelivery(id, callbackId, kind, attempts, eventId, eventName, objectId, eventAccountId, eventUserId, uri, verifierSealed,
-                callbackAccountId, callbackUserId, callbackState, failingSince, rateLimit, v, ordered, trace);
+                verifierKey, callbackAccountId, callbackUserId, callbackState, failingSince, rateLimit, v, ordered, trace);
     }
 
     boolean isVerification() {

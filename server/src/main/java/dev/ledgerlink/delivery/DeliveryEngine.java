@@ -7,7 +7,7 @@ import dev.ledgerlink.callbacks.RekeyingLapses;
 import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.retry.RetryRule;
-import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.secrets.KeyRing;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.store.ServiceClock;
@@ -54,11 +54,15 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private static final long DEPTH_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(5);
     /** How often the dispatcher ends the re-keyings that lapsed (their held deliveries dropped). */
     private static final long LAPSE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** A delivery whose code is sealed with a key this node lacks is offered to the other nodes this long before this one claims it again. */
+    private static final Duration KEY_NOT_HELD_DELAY = Duration.ofSeconds(5);
 
     private final Jdbi jdbi;
     private final Database.Dialect dialect;
     private final Clock clock;
-    private final SecretBox secretBox;
+    private final KeyRing keys;
+    /** Fingerprints of keys this node lacks that it met in a claim (logged once each). */
+    private final Set<String> keysNotHeld = ConcurrentHashMap.newKeySet();
     private final Duration lease;
     private final Duration pollInterval;
     private final int perCallbackLimit;
@@ -98,12 +102,12 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private final java.util.concurrent.atomic.AtomicBoolean depthCounting = new java.util.concurrent.atomic.AtomicBoolean();
     private long lastLapseCheck = System.nanoTime() - LAPSE_CHECK_NANOS;
 
-    public DeliveryEngine(Config config, Database database, ServiceClock clock, SecretBox secretBox, io.micrometer.core.instrument.MeterRegistry registry,
+    public DeliveryEngine(Config config, Database database, ServiceClock clock, KeyRing keys, io.micrometer.core.instrument.MeterRegistry registry,
                           OperatorNotices notices, AuditLog audit) {
         this.jdbi = database.jdbi();
         this.dialect = database.dialect();
         this.clock = clock;
-        this.secretBox = secretBox;
+        this.keys = keys;
         this.lease = config.lease();
         this.pollInterval = config.pollInterval();
         this.shutdownGrace = config.shutdownGrace();
@@ -258,8 +262,9 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private void startAll(List<ClaimedDelivery> claimed, String token, Instant now) {
         // Paced callbacks' deliveries beyond their budget go back to the queue, due at their turn (DeliveryPace).
         List<ClaimedDelivery> leased = pace.admit(jdbi, claimed, token, now, this::room);
-        Map<Long, String> codes = new HashMap<>();   // the SecretBox is opened once per callback per batch
+        Map<Long, String> codes = new HashMap<>();   // a code is opened once per callback per batch
         List<Long> giveBack = new ArrayList<>();
+        Map<Long, Instant> forAnotherNode = new HashMap<>();
         List<Long> hold = new ArrayList<>();
         for (ClaimedDelivery d : leased) {
             AtomicInteger n = inFlightPerCallback.computeIfAbsent(d.callbackId(), k -> new AtomicInteger());
@@ -275,9 +280,18 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
             }
             String code;
             try {
-                code = codes.computeIfAbsent(d.callbackId(), k -> secretBox.open(d.verifierSealed()));
+                code = codes.computeIfAbsent(d.callbackId(), k -> keys.open(d.verifierSealed(), d.verifierKey()));
+            } catch (KeyRing.KeyNotHeld newer) {
+                // Sealed by a node that already has a newer key (a rotation's rolling restart): a node holding it sends this.
+                forAnotherNode.put(d.id(), now.plus(KEY_NOT_HELD_DELAY));
+                if (keysNotHeld.add(newer.keyId())) {
+                    LOG.warn("callback {}'s code is sealed with the key {}, which this node does not hold: its deliveries are left to nodes "
+                            + "that do (retried here every {} s); give every node that key (docs/operations.md, \"Keys\")",
+                            d.callbackId(), newer.keyId(), KEY_NOT_HELD_DELAY.toSeconds());
+                }
+                continue;
             } catch (IllegalStateException e) {
-                recorder.record(d, token, now, null, AttemptOutcome.noResponse(0, "verification code cannot be decrypted (secrets.key changed?)"));
+                recorder.record(d, token, now, null, AttemptOutcome.noResponse(0, "verification code cannot be opened with this node's secrets keys"));
                 continue;
             }
             if (!slots.tryAcquire()) {
@@ -297,6 +311,7 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
             }
         }
         if (!hold.isEmpty()) jdbi.useHandle(h -> DeliveryStore.hold(h, hold, token));
+        if (!forAnotherNode.isEmpty()) jdbi.useHandle(h -> DeliveryStore.defer(h, forAnotherNode, token));
         if (!giveBack.isEmpty()) {
             jdbi.useHandle(h -> DeliveryStore.release(h, giveBack, token, now));
             leftWork = true;

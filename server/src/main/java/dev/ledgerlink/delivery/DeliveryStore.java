@@ -111,7 +111,7 @@ final class DeliveryStore {
     private static final String SENDABLE = """
             select d.id, d.callback_id, d.kind, d.attempts, d.event_id,
                    e.name, e.object_id, e.account_id as event_account_id, e.user_id as event_user_id,
-                   c.uri, c.verifier_sealed, c.account_id as callback_account_id, c.user_id as callback_user_id,
+                   c.uri, c.verifier_sealed, c.verifier_key, c.account_id as callback_account_id, c.user_id as callback_user_id,
                    c.verified, c.disabled, c.rekeying_since, c.failing_since, c.rate_limit, c.ordered, e.trace_parent, e.trace_state""";
 
     private static final String LOAD = SENDABLE + """
@@ -348,7 +348,7 @@ final class DeliveryStore {
      */
     static Published fanOutLeased(Handle h, Database.Dialect dialect, long eventId, String accountId, String name, String noun,
                                   Instant now, String token, Instant leaseUntil) {
-        PlainJdbc.NamedBinder insert = p -> receivers(p, accountId, name, noun)
+        PlainJdbc.Binder insert = p -> receivers(p, accountId, name, noun)
                 .set("eventId", eventId).set("leaseUntil", leaseUntil).set("now", now).set("token", token);
         if (dialect == Database.Dialect.POSTGRESQL) {
             // Every inserted row comes back; those of a callback that does not send now were inserted
@@ -377,7 +377,7 @@ final class DeliveryStore {
             Long event = rs.wasNull() ? null : eventId;
             return new ClaimedDelivery(rs.getLong("id"), rs.getLong("callback_id"), DeliveryKind.stored(rs.getString("kind")), rs.getInt("attempts"),
                     event, rs.getString("name"), rs.getLong("object_id"), rs.getString("event_account_id"), rs.getLong("event_user_id"),
-                    rs.getString("uri"), rs.getString("verifier_sealed"), rs.getString("callback_account_id"), rs.getLong("callback_user_id"),
+                    rs.getString("uri"), rs.getString("verifier_sealed"), rs.getString("verifier_key"), rs.getString("callback_account_id"), rs.getLong("callback_user_id"),
                     StateColumns.of(rs.getBoolean("verified"), rs.getBoolean("disabled"), TimeMapping.read(rs, "rekeying_since") != null),
                     TimeMapping.read(rs, "failing_since"), rateLimit(rs), DeliveryHooks.PLAIN, rs.getBoolean("ordered"),
                     TraceHeaders.stored(rs.getString("trace_parent"), rs.getString("trace_state")));

@@ -8,6 +8,7 @@ import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.store.Constraints;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.store.GroupCommit;
+import dev.ledgerlink.store.Named;
 import dev.ledgerlink.store.PlainJdbc;
 import dev.ledgerlink.tracing.PublishSpan;
 import dev.ledgerlink.tracing.TraceHeaders;
@@ -135,9 +136,10 @@ public final class EventPublisher {
                 .throwIfInvalid();
     }
 
-    private static final String INSERT_EVENT = """
+    private static final Named INSERT_EVENT = Named.sql("""
             insert into events (account_id, name, object_id, user_id, idempotency_key, created_at, trace_parent, trace_state)
-            select ?, ?, ?, ?, ?, ?, ?, ? from accounts where account_id = ?""";
+            select :accountId, :name, :objectId, :userId, :idempotencyKey, :now, :traceParent, :traceState
+            from accounts where account_id = :accountId""");
 
     private record Stored(Event event, FanOut.Queued queued) {}
 
@@ -145,17 +147,9 @@ public final class EventPublisher {
         Instant now = DbTime.now(clock);
         // The account's existence is the insert's own condition: one statement, no row for an unknown account.
         // Plain JDBC (store/PlainJdbc): a publish is the hot path of every delivery.
-        OptionalLong stored = PlainJdbc.insertIfAny(h, INSERT_EVENT, s -> {
-            s.setString(1, r.accountId());
-            s.setString(2, r.name());
-            s.setLong(3, r.objectId());
-            s.setLong(4, r.userId());
-            s.setString(5, r.idempotencyKey());
-            TimeMapping.bind(s, 6, now);
-            s.setString(7, trace == null ? null : trace.traceparent());
-            s.setString(8, trace == null ? null : trace.tracestate());
-            s.setString(9, r.accountId());
-        });
+        OptionalLong stored = PlainJdbc.insertIfAny(h, INSERT_EVENT, p -> p.set("accountId", r.accountId()).set("name", r.name())
+                .set("objectId", r.objectId()).set("userId", r.userId()).set("idempotencyKey", r.idempotencyKey()).set("now", now)
+                .set("traceParent", trace == null ? null : trace.traceparent()).set("traceState", trace == null ? null : trace.tracestate()));
         if (stored.isEmpty()) new Validation().add("account_id", "is not a known account").throwIfInvalid();
         long id = stored.getAsLong();
         FanOut.Queued queued = via.queue(h, id, r.accountId(), r.name(), EventCatalog.nounOf(r.name()), now);

@@ -49,7 +49,7 @@ public final class ConnectedApps {
     /** The live refresh token of each of the user's pairs: when it was issued (no write on the token path: a column it already has). */
     private static final String LAST_USED = """
             select g.application_id, max(r.created_at) as issued_at from oauth_refresh_tokens r join oauth_grants g on g.id = r.grant_id
-            where g.user_id = :userId and\s""" + RefreshLiveness.GRANT_LIVE + " and " + RefreshLiveness.TOKEN_LIVE + """
+            where g.user_id = :userId and\s""" + RefreshTokenGrant.GRANT_LIVE + " and " + RefreshTokenGrant.TOKEN_LIVE + """
 
             group by g.application_id""";
 

@@ -30,8 +30,8 @@ public final class Grants {
     public record Grant(long id, long userId, long applicationId, String scopes, Instant createdAt, boolean active) {}
 
     /** Grant g still has a live refresh token (TokenService: the token and its grant are both live) or access token. */
-    static final String HAS_LIVE_TOKEN = "(" + RefreshLiveness.GRANT_LIVE
-            + " and exists (select 1 from oauth_refresh_tokens r where r.grant_id = g.id and " + RefreshLiveness.TOKEN_LIVE + "))" + """
+    static final String HAS_LIVE_TOKEN = "(" + RefreshTokenGrant.GRANT_LIVE
+            + " and exists (select 1 from oauth_refresh_tokens r where r.grant_id = g.id and " + RefreshTokenGrant.TOKEN_LIVE + "))" + """
 
              or exists (select 1 from oauth_access_tokens a where a.grant_id = g.id
                                 and a.revoked_at is null and a.expires_at > :now)""";
@@ -75,9 +75,9 @@ public final class Grants {
     private static final String REFRESH_OF_PAIR = OF_PAIR.formatted("oauth_refresh_tokens r", "r");
     private static final String ACCESS_OF_PAIR = OF_PAIR.formatted("oauth_access_tokens a", "a");
     /** The pair's live grant has a live token (its chain is the live chain). */
-    private static final String LIVE_CHAIN = RefreshLiveness.GRANT_LIVE
+    private static final String LIVE_CHAIN = RefreshTokenGrant.GRANT_LIVE
             + " and exists (select 1 from oauth_refresh_tokens l where l.grant_id = g.id and "
-            + RefreshLiveness.TOKEN_LIVE.replace("r.", "l.") + ")";
+            + RefreshTokenGrant.TOKEN_LIVE.replace("r.", "l.") + ")";
 
     private static final String LIST = """
             select s.user_id, s.application_id, s.issued_at as last_issued_at,
@@ -91,7 +91,7 @@ public final class Grants {
             from oauth_token_slots s
             where (:all or s.user_id in (<userIds>))
             order by s.issued_at desc, s.user_id desc, s.application_id desc
-            limit :limit offset :offset""".formatted(REFRESH_OF_PAIR, ACCESS_OF_PAIR, RefreshLiveness.GRANT_LIVE, RefreshLiveness.TOKEN_LIVE,
+            limit :limit offset :offset""".formatted(REFRESH_OF_PAIR, ACCESS_OF_PAIR, RefreshTokenGrant.GRANT_LIVE, RefreshTokenGrant.TOKEN_LIVE,
             LIVE_CHAIN);
 
     private final Jdbi jdbi;

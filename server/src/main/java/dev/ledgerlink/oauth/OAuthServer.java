@@ -6,9 +6,7 @@ import dev.ledgerlink.audit.AuditLog;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.notifications.OperatorNotices;
 import dev.ledgerlink.config.Settings;
-import dev.ledgerlink.store.Database;
-import dev.ledgerlink.secrets.SecretBox;
-import dev.ledgerlink.store.GroupCommit;
+import dev.ledgerlink.secrets.KeyRing;
 import dev.ledgerlink.store.ServiceClock;
 import org.jdbi.v3.core.Jdbi;
 
@@ -33,8 +31,8 @@ public record OAuthServer(
         SecondFactor secondFactor) {
 
     /** {@code clock} is the service clock (the sandbox's in development mode); second-factor codes are checked against its real time. */
-    public static OAuthServer create(Settings settings, ServiceClock clock, Jdbi jdbi, Database.Dialect dialect, GroupCommit commits, TokenService tokens,
-                                     UserService users, ApplicationService applications, SecretBox secrets, OperatorNotices notices,
+    public static OAuthServer create(Settings settings, ServiceClock clock, Jdbi jdbi, TokenService tokens,
+                                     UserService users, ApplicationService applications, KeyRing secrets, OperatorNotices notices,
                                      AuditLog audit) {
         var throttle = new LoginThrottle(jdbi, clock, settings.integer(Setting.LOGIN_MAX_FAILURES), settings.duration(Setting.LOGIN_THROTTLE_WINDOW));
         var consents = new Consents(jdbi, clock);
@@ -49,8 +47,7 @@ public record OAuthServer(
                 login,
                 new ClientAuthentication(applications),
                 new AuthorizationCodeGrant(jdbi, tokens, audit, codeTtl),
-                new RefreshTokenGrant(jdbi, RefreshRotation.of(dialect, commits, tokens), tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW),
-                        notices, audit),
+                new RefreshTokenGrant(jdbi, tokens, settings.duration(Setting.REFRESH_REPLAY_WINDOW), notices, audit),
                 new Revocation(jdbi, tokens),
                 new OperatorGrant(jdbi, users, applications, consents, tokens, audit),
                 new Introspection(jdbi, clock, applications, tokens.format()),

@@ -2,7 +2,7 @@ package dev.ledgerlink.oauth;
 
 import dev.ledgerlink.accounts.User;
 import dev.ledgerlink.audit.AuditLog;
-import dev.ledgerlink.secrets.SecretBox;
+import dev.ledgerlink.secrets.KeyRing;
 import dev.ledgerlink.store.DbTime;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,7 +15,7 @@ import org.jdbi.v3.core.Jdbi;
 /**
  * A user's second factor at sign-in (decisions.md, "Users and their grants"): a TOTP authenticator
  * ({@link Totp}) with recovery codes ({@link RecoveryCodes}). The user enrols on the account page:
- * a new secret waits, sealed like every secret the server must read back (secrets.SecretBox), until
+ * a new secret waits, sealed like every secret the server must read back (secrets.KeyRing, secrets.SealedColumns), until
  * its first code is typed; then the authenticator counts and ten recovery codes are shown once.
  * From then on every sign-in of that user (the authorization page, the account page, the console)
  * asks for a code after the password. Token issuing without a page (operators, the sandbox) is not
@@ -50,11 +50,11 @@ public final class SecondFactor {
     private final Jdbi jdbi;
     private final Clock clock;
     private final Clock realClock;
-    private final SecretBox secrets;
+    private final KeyRing secrets;
     private final LoginThrottle throttle;
     private final AuditLog audit;
 
-    SecondFactor(Jdbi jdbi, Clock clock, Clock realClock, SecretBox secrets, LoginThrottle throttle, AuditLog audit) {
+    SecondFactor(Jdbi jdbi, Clock clock, Clock realClock, KeyRing secrets, LoginThrottle throttle, AuditLog audit) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.realClock = realClock;
@@ -72,11 +72,12 @@ public final class SecondFactor {
     public Optional<Enrolment> begin(User user) {
         byte[] secret = Totp.newSecret();
         String base32 = Totp.base32(secret);
+        KeyRing.Sealed sealed = secrets.seal(base32);
         boolean started = jdbi.inTransaction(h -> {
             SecondFactorStore s = h.attach(SecondFactorStore.class);
             s.deletePending(user.id());
             if (s.find(user.id()).isPresent()) return false;
-            s.insertPending(user.id(), secrets.seal(base32), now());
+            s.insertPending(user.id(), sealed.value(), sealed.keyId(), now());
             return true;
         });
         return started ? Optional.of(enrolment(user, base32)) : Optional.empty();
@@ -84,7 +85,7 @@ public final class SecondFactor {
 
     /** The secret still waiting for its first code, to show again (a wrong code, a reload). */
     public Optional<Enrolment> pending(User user) {
-        return row(user.id()).filter(r -> r.confirmedAt() == null).map(r -> enrolment(user, secrets.open(r.totpSecretSealed())));
+        return row(user.id()).filter(r -> r.confirmedAt() == null).map(r -> enrolment(user, secrets.open(r.totpSecretSealed(), r.totpSecretKey())));
     }
 
     /** What confirming an enrolment came to: the recovery codes (shown once) when the code was right. */
@@ -94,7 +95,7 @@ public final class SecondFactor {
     public Confirmation confirm(long userId, String code, String address) {
         Optional<SecondFactorStore.Row> waiting = row(userId).filter(r -> r.confirmedAt() == null);
         if (waiting.isEmpty()) return new Confirmation(new Refused("Start again: no authenticator is waiting to be confirmed."), List.of());
-        byte[] secret = Totp.fromBase32(secrets.open(waiting.get().totpSecretSealed()));
+        byte[] secret = Totp.fromBase32(secrets.open(waiting.get().totpSecretSealed(), waiting.get().totpSecretKey()));
         List<String> codes = RecoveryCodes.generate();
         Check check = throttled(userId, address, () -> {
             OptionalLong step = Totp.matchingStep(secret, code == null ? null : code.strip(), realClock.instant());
@@ -133,7 +134,7 @@ public final class SecondFactor {
                     return new Accepted(true, s.recoveryCodesLeft(userId));
                 });
             }
-            byte[] secret = Totp.fromBase32(secrets.open(factor.get().totpSecretSealed()));
+            byte[] secret = Totp.fromBase32(secrets.open(factor.get().totpSecretSealed(), factor.get().totpSecretKey()));
             OptionalLong step = Totp.matchingStep(secret, typed.replace(" ", ""), realClock.instant());
             if (step.isEmpty()) return new Refused("That code is not right. Type the 6-digit code your authenticator app shows now.");
             if (jdbi.withExtension(SecondFactorStore.class, s -> s.useStep(userId, step.getAsLong())) != 1) {

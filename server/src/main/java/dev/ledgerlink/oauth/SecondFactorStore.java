@@ -12,17 +12,22 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 /** Users' authenticators (sealed secrets, the last step used) and their recovery codes (hashes), V40. */
 @RegisterConstructorMapper(SecondFactorStore.Row.class)
 interface SecondFactorStore {
-    /** One user's authenticator; {@code confirmedAt} null while its enrolment waits for the first code. */
-    record Row(long userId, String totpSecretSealed, Instant confirmedAt, long lastUsedStep) {}
+    /**
+     * One user's authenticator; {@code confirmedAt} null while its enrolment waits for the first code;
+     * its secret sealed with the key whose fingerprint is {@code totpSecretKey} (V41).
+     */
+    record Row(long userId, String totpSecretSealed, String totpSecretKey, Instant confirmedAt, long lastUsedStep) {}
 
-    @SqlQuery("select user_id, totp_secret_sealed, confirmed_at, last_used_step from user_second_factors where user_id = :userId")
+    @SqlQuery("select user_id, totp_secret_sealed, totp_secret_key, confirmed_at, last_used_step from user_second_factors where user_id = :userId")
     Optional<Row> find(long userId);
 
     @SqlUpdate("delete from user_second_factors where user_id = :userId and confirmed_at is null")
     int deletePending(long userId);
 
-    @SqlUpdate("insert into user_second_factors (user_id, totp_secret_sealed, created_at) values (:userId, :sealedSecret, :now)")
-    void insertPending(long userId, String sealedSecret, Instant now);
+    @SqlUpdate("""
+            insert into user_second_factors (user_id, totp_secret_sealed, totp_secret_key, created_at)
+            values (:userId, :sealedSecret, :sealedWith, :now)""")
+    void insertPending(long userId, String sealedSecret, String sealedWith, Instant now);
 
     /** The enrolment's first code was right: the authenticator counts from now on, that code's step spent. */
     @SqlUpdate("""

@@ -1,6 +1,8 @@
 package dev.ledgerlink.oauth;
 
+import dev.ledgerlink.store.Database;
 import dev.ledgerlink.store.DbTime;
+import dev.ledgerlink.store.GroupedWrites;
 import dev.ledgerlink.accounts.Scopes;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,8 +13,8 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * Issuing and verifying tokens: the one place a token pair is minted (the grants call
- * {@link #issueForNewGrant} and {@link #mintSuccessor}) and the bearer verification path.
+ * Issuing and verifying tokens: the one place a token pair is minted (a new authorization's,
+ * {@link #issueForNewGrant}; a refresh's successors, {@link #rotate}) and the bearer verification path.
  *
  * <p>A token is a selector (its row) and 256 random bits, of which only the SHA-256 is stored
  * (TokenFormat). Only one refresh token per (user, application) is live: a refresh token is live
@@ -31,10 +33,11 @@ public final class TokenService implements AccessTokenVerifier {
     private final Clock clock;
     private final Duration accessTokenTtl;
     private final TokenFormat format;
-    private final RotationBatches rotations;
+    private final GroupedWrites<TokenStore.Rotation, TokenStore.Rotated> rotations;
 
-    /** @param rotations PostgreSQL's refresh rotations in one statement per group (unused on H2) */
-    public TokenService(Jdbi jdbi, Clock clock, Duration accessTokenTtl, TokenFormat format, RotationBatches rotations) {
+    /** @param rotations how the database runs the refresh rotation's statements ({@link #rotations}) */
+    public TokenService(Jdbi jdbi, Clock clock, Duration accessTokenTtl, TokenFormat format,
+                        GroupedWrites<TokenStore.Rotation, TokenStore.Rotated> rotations) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.accessTokenTtl = accessTokenTtl;
@@ -45,6 +48,19 @@ public final class TokenService implements AccessTokenVerifier {
     /** How this installation's tokens are written and read: the grants, revocation and introspection parse with it. */
     TokenFormat format() {
         return format;
+    }
+
+    /** A presented token string: longer than any of ours is {@link TokenFormat.Foreign}, refused before hashing. */
+    TokenFormat.Presented parse(String token) {
+        return token.length() > MAX_TOKEN_LENGTH ? new TokenFormat.Foreign() : format.parse(token);
+    }
+
+    /**
+     * The refresh rotation's statements, per database, run the database's fastest way (store/GroupedWrites:
+     * H2 shares commits, PostgreSQL shares statements). Made once per process, with its database.
+     */
+    public static GroupedWrites<TokenStore.Rotation, TokenStore.Rotated> rotations(Database database) {
+        return GroupedWrites.of(database, "refresh-rotation", TokenStore.ROTATIONS);
     }
 
     public Clock clock() {
@@ -73,23 +89,24 @@ public final class TokenService implements AccessTokenVerifier {
         return mint(new TokenStore(h), grantId, userId, applicationId, scopeString, now);
     }
 
-    /** Inside the caller's transaction: the successor of a refresh token just used, in the same grant (RotationInTransaction). */
-    TokenPair mintSuccessor(TokenStore store, RefreshTokenRow used, Instant now) {
-        return mint(store, used.grantId(), used.userId(), used.applicationId(), used.scopes(), now);
-    }
-
     /**
-     * PostgreSQL: use the refresh token presented and mint its successor pair in one autocommitted
-     * statement, shared with concurrent grants (RotationBatches: TokenStore.ROTATE_REFRESH_TOKENS,
-     * or ROTATE_REFRESH_TOKEN for a lone grant); empty when the token is not live or not this client's, which the caller
-     * then explains from the stored row.
+     * Uses the presented refresh token once and mints its successor pair in its grant, in one write
+     * that holds every guard of RefreshTokenGrant as its condition; empty when it did not (a guard
+     * failed, the secret did not match, or the token is none of ours), having written nothing. Of any
+     * number of requests racing with one token, exactly one gets a pair. Durable when it returns.
      */
-    Optional<TokenPair> rotateInOneStatement(TokenFormat.Selected used, long applicationId) {
+    Optional<TokenPair> rotate(TokenFormat.Presented presented, long applicationId) {
+        Optional<TokenFormat.Selected> used = switch (presented) {
+            case TokenFormat.Selected t when t.kind() == TokenFormat.Kind.REFRESH -> Optional.of(t);
+            case TokenFormat.Legacy t -> jdbi.withHandle(h -> new TokenStore(h).legacyRefreshToken(t));   // issued before V22: its row first
+            default -> Optional.empty();
+        };
+        if (used.isEmpty()) return Optional.empty();
         byte[] access = TokenFormat.newSecret();
         byte[] refresh = TokenFormat.newSecret();
         Instant now = now();
         Instant expiresAt = now.plus(accessTokenTtl);
-        return rotations.rotate(new TokenStore.Rotation(used, applicationId, TokenFormat.hashOf(refresh), TokenFormat.hashOf(access), now, expiresAt))
+        return rotations.write(new TokenStore.Rotation(used.get(), applicationId, TokenFormat.hashOf(refresh), TokenFormat.hashOf(access), now, expiresAt))
                 .map(r -> new TokenPair(format.encode(TokenFormat.Kind.ACCESS, r.accessTokenId(), access),
                         format.encode(TokenFormat.Kind.REFRESH, r.refreshTokenId(), refresh),
                         Scopes.parse(r.scopes()), now, expiresAt, r.grantId()));

@@ -1,118 +1,126 @@
 package dev.ledgerlink.oauth;
 
+import dev.ledgerlink.oauth.RefreshTokenGrant.Guard;
+import dev.ledgerlink.store.GroupedWrites;
+import dev.ledgerlink.store.Named;
 import dev.ledgerlink.store.PlainJdbc;
 import dev.ledgerlink.store.TimeMapping;
 import java.security.MessageDigest;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jdbi.v3.core.Handle;
 
 /**
  * Refresh and access tokens: every statement on oauth_refresh_tokens and oauth_access_tokens outside
  * retention and the operators' listings (Grants). The statements of the hot paths, the refresh grant
- * (read, use, insert the successor pair) and bearer verification, are plain JDBC on the handle's
- * connection (store/PlainJdbc says why: JDBI's per-statement work cost more CPU than these statements
- * at thousands of grants per second), with the SQL in plain sight here, its parameters by position;
- * the rest (revoking, counting live tokens, an access token's issue time) is JDBI, further down. A token's row is found by its primary key
- * (the id in the token's selector, TokenFormat) and then taken only if its token_hash equals the hash
- * of the presented secret, compared in constant time; a token issued before V22 is found through
- * oauth_legacy_token_hashes. Every "use once" is a conditional UPDATE whose row count decides.
+ * (use a token once and mint its successors) and bearer verification, are plain JDBC on the
+ * handle's connection (store/PlainJdbc says why), written with named parameters (store/Named); the
+ * rest (revoking, counting live tokens, an access token's issue time) is JDBI, further down. A token's
+ * row is found by its primary key (the id in the token's selector, TokenFormat) and then taken only
+ * if its token_hash equals the hash of the presented secret; a token issued before V22 is found
+ * through oauth_legacy_token_hashes. Every "use once" is a conditional UPDATE whose row count decides.
+ *
+ * <p>The refresh rotation's statements, per database, are {@link #ROTATIONS}: the port
+ * store/GroupedWrites runs them, TokenService#rotate asks it. Their guards are
+ * RefreshTokenGrant.Guard's SQL, never written here.
  */
 public final class TokenStore {
-    static final String INSERT_REFRESH_TOKEN = """
+    static final Named INSERT_REFRESH_TOKEN = Named.sql("""
             insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)
-            values (?, ?, ?, ?, ?, ?)""";
+            values (:hash, :grantId, :userId, :applicationId, :scopes, :now)""");
 
-    static final String INSERT_ACCESS_TOKEN = """
+    static final Named INSERT_ACCESS_TOKEN = Named.sql("""
             insert into oauth_access_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at, expires_at)
-            values (?, ?, ?, ?, ?, ?, ?)""";
+            values (:hash, :grantId, :userId, :applicationId, :scopes, :now, :expiresAt)""");
 
     /**
-     * A refresh token with its grant's superseding: a token is superseded when its grant is (since
-     * V23), or when it was marked itself (before V23).
+     * A refresh token with its grant's superseding (a token is superseded when its grant is, since
+     * V23, or when it was marked itself, before) and each guard's verdict for the client
+     * {@code :applicationId}, in the order of RefreshTokenGrant.Guard.
      */
     private static final String REFRESH_COLUMNS = "r.id, r.grant_id, r.user_id, r.application_id, r.scopes, r.created_at, r.used_at, "
-            + "coalesce(r.superseded_at, g.superseded_at), r.revoked_at, r.token_hash";
+            + "coalesce(r.superseded_at, g.superseded_at), r.revoked_at, r.token_hash, " + Guard.verdicts(":applicationId");
+    private static final int HASH_COLUMN = 10;
+    private static final int FIRST_VERDICT = 11;
 
-    static final String FIND_REFRESH_TOKEN = "select " + REFRESH_COLUMNS
-            + " from oauth_refresh_tokens r join oauth_grants g on g.id = r.grant_id where r.id = ?";
+    static final Named FIND_REFRESH_TOKEN = Named.sql("select " + REFRESH_COLUMNS
+            + " from oauth_refresh_tokens r join oauth_grants g on g.id = r.grant_id where r.id = :id");
 
-    static final String FIND_LEGACY_REFRESH_TOKEN = "select " + REFRESH_COLUMNS + """
+    static final Named FIND_LEGACY_REFRESH_TOKEN = Named.sql("select " + REFRESH_COLUMNS + """
              from oauth_legacy_token_hashes l join oauth_refresh_tokens r on r.id = l.refresh_token_id
             join oauth_grants g on g.id = r.grant_id
-            where l.token_hash = ?""";
+            where l.token_hash = :hash""");
+
+    /** A refresh token issued before V22: its row, by the hash of the whole string. */
+    static final Named LEGACY_REFRESH_TOKEN_ID = Named.sql("select refresh_token_id from oauth_legacy_token_hashes where token_hash = :hash");
 
     /**
-     * The single-use rule: exactly one caller sees 1 for a given live token, on any node. Whether its
-     * grant is superseded was read with the token; a grant superseded since then only makes the
-     * successor minted after this update a token of a superseded grant (not live), as intended.
+     * H2's single use, after the rotation's transaction read the token and found every guard holding:
+     * exactly one caller sees 1 for a given token, on any node. The token's own guards are asked again,
+     * since a racing grant (used) or revocation may have changed them since the read; a grant
+     * superseded since then only makes the successor minted after this a token of a superseded grant
+     * (not live), as intended.
      */
-    static final String USE_REFRESH_TOKEN = "update oauth_refresh_tokens r set used_at = ? where r.id = ? and "
-            + RefreshLiveness.TOKEN_LIVE;
+    static final Named USE_REFRESH_TOKEN = Named.sql("update oauth_refresh_tokens r set used_at = :now where r.id = :id and "
+            + RefreshTokenGrant.TOKEN_LIVE);
 
     /**
-     * One refresh rotation as one statement, for PostgreSQL (data-modifying CTEs): use the presented
-     * token once, with the same conditions as {@link #USE_REFRESH_TOKEN} plus its grant's (not
-     * superseded), the client's and the secret's (the database compares the two SHA-256 values: no
-     * timing tells anything about a hash whose input nobody can choose), and insert its successor
-     * pair in its grant. One statement is one transaction: all three rows commit together or none
-     * does, and exactly one of any number of racing statements finds the row still unused (the others
-     * wait on its row lock, then see it used and return no row). No row back means "not rotated"; the caller then reads the token to
-     * say why. Parameters: now, the used token's id and hash, the client's application id, the new
-     * refresh token's hash, now, the new access token's hash, now, its expiry. Returns the grant, its
-     * scopes and the ids of the new refresh and access tokens. {@link #ROTATE_REFRESH_TOKENS} is the
-     * same for many tokens at once; this one stays for a lone grant because it is cheaper to plan and
-     * run than the group statement's arrays (docs/benchmarks-history.md, "Refresh rotations in one
-     * statement per group"). Both are planned every time they run.
+     * PostgreSQL: one refresh rotation as one statement (data-modifying CTEs): use the presented token
+     * once where every guard holds and its secret matches (the database compares the two SHA-256 values:
+     * no timing tells anything about a hash whose input nobody can choose), and insert its successor
+     * pair in its grant. One statement is one transaction: all three rows commit together or none does,
+     * and exactly one of any number of racing statements finds the row still unused (the others wait on
+     * its row lock, then see it used and return no row). No row back means "not used"; the grant then
+     * reads the token to say why. {@link #ROTATE_REFRESH_TOKENS} is the same for many tokens at once;
+     * this one stays for a lone grant because it is cheaper to plan and run than the group statement's
+     * arrays. Both are planned every time they run ({@link #rotateRefreshToken}).
      */
-    static final String ROTATE_REFRESH_TOKEN = """
+    static final Named ROTATE_REFRESH_TOKEN = Named.sql("""
             with used as (
-              update oauth_refresh_tokens r set used_at = ?
+              update oauth_refresh_tokens r set used_at = :now
               from oauth_grants g
-              where r.id = ? and r.token_hash = ? and r.application_id = ? and g.id = r.grant_id
-                and\s""" + RefreshLiveness.TOKEN_LIVE + " and " + RefreshLiveness.GRANT_LIVE + """
+              where r.id = :id and r.token_hash = :hash and g.id = r.grant_id
+                and\s""" + Guard.allHold(":applicationId") + """
 
               returning r.id, r.grant_id, r.user_id, r.application_id, r.scopes),
             successor as (
               insert into oauth_refresh_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at)
-              select ?, grant_id, user_id, application_id, scopes, ? from used
+              select :refreshHash, grant_id, user_id, application_id, scopes, :now from used
               returning id),
             access as (
               insert into oauth_access_tokens (token_hash, grant_id, user_id, application_id, scopes, created_at, expires_at)
-              select ?, grant_id, user_id, application_id, scopes, ?, ? from used
+              select :accessHash, grant_id, user_id, application_id, scopes, :now, :expiresAt from used
               returning id)
-            select used.id, used.grant_id, used.scopes, successor.id, access.id from used, successor, access""";
+            select used.id, used.grant_id, used.scopes, successor.id, access.id from used, successor, access""");
 
     /**
-     * Refresh rotations as one statement, for PostgreSQL (data-modifying CTEs), for the tokens of
-     * concurrent grants (oauth/RotationBatches; a lone grant takes {@link #ROTATE_REFRESH_TOKEN}): use each presented token
-     * once, with the same conditions as {@link #ROTATE_REFRESH_TOKEN} (its grant not superseded, the
-     * client's, the secret's), and insert its successor pair in its grant. One statement is one
-     * transaction: all its rows commit together or none does. Of any number of racing statements
-     * that present the same token, exactly one finds its row still unused (the others wait on its
-     * row lock, then see it used and rotate nothing for it); within one statement each token must be
-     * presented once (the caller's duty: an UPDATE joined to two rows of one token updates it once).
-     * A token that rotates nothing returns no row; the caller then reads it to say why.
-     *
-     * <p>Parameters: arrays of equal length, one element per presented token: its id and hash, the
-     * client's application id, the new refresh token's hash, the new access token's hash, the time of
-     * the grant and the access token's expiry (ISO-8601 text, exact to the microsecond). Returns, per
-     * rotated token, its id, the grant, its scopes and the ids of the new refresh and access tokens
-     * (matched to their token by their hashes, which are unique: SHA-256 of 256 random bits).
+     * PostgreSQL: the refresh rotations of concurrent grants as one statement, each as
+     * {@link #ROTATE_REFRESH_TOKEN} does it for one: one statement is one transaction, all its rows
+     * commit together or none does; of racing statements that present the same token exactly one finds
+     * its row unused; within one statement each token must be presented once (GroupedWrites sees to
+     * it: an UPDATE joined to two rows of one token updates it once). The presented tokens come as
+     * arrays of equal length, one element each (times as ISO-8601 text, exact to the microsecond).
+     * Returns, per token used, its id, the grant, its scopes and the ids of the new refresh and access
+     * tokens (matched to their token by their hashes, which are unique: SHA-256 of 256 random bits).
      */
-    static final String ROTATE_REFRESH_TOKENS = """
+    static final Named ROTATE_REFRESH_TOKENS = Named.sql("""
             with presented as (
-              select * from unnest(?::bigint[], ?::bytea[], ?::bigint[], ?::bytea[], ?::bytea[], ?::text[]::timestamptz[], ?::text[]::timestamptz[])
+              select * from unnest(:ids::bigint[], :hashes::bytea[], :applicationIds::bigint[], :refreshHashes::bytea[],
+                                   :accessHashes::bytea[], :grantedAt::text[]::timestamptz[], :expiresAt::text[]::timestamptz[])
                 as p(id, token_hash, application_id, refresh_hash, access_hash, granted_at, expires_at)),
             used as (
               update oauth_refresh_tokens r set used_at = p.granted_at
               from presented p, oauth_grants g
-              where r.id = p.id and r.token_hash = p.token_hash and r.application_id = p.application_id and g.id = r.grant_id
-                and\s""" + RefreshLiveness.TOKEN_LIVE + " and " + RefreshLiveness.GRANT_LIVE + """
+              where r.id = p.id and r.token_hash = p.token_hash and g.id = r.grant_id
+                and\s""" + Guard.allHold("p.application_id") + """
 
               returning r.id, r.grant_id, r.user_id, r.application_id, r.scopes, p.refresh_hash, p.access_hash, p.granted_at, p.expires_at),
             successor as (
@@ -124,16 +132,19 @@ public final class TokenStore {
               select access_hash, grant_id, user_id, application_id, scopes, granted_at, expires_at from used
               returning id, token_hash)
             select used.id, used.grant_id, used.scopes, successor.id, access.id
-            from used join successor on successor.token_hash = used.refresh_hash join access on access.token_hash = used.access_hash""";
+            from used join successor on successor.token_hash = used.refresh_hash join access on access.token_hash = used.access_hash""");
 
     private static final String ACCESS_COLUMNS = "a.id, a.grant_id, a.user_id, a.application_id, a.scopes, a.expires_at, a.revoked_at, a.token_hash";
 
     /** The verify path: one probe of the primary key. */
-    static final String FIND_ACCESS_TOKEN = "select " + ACCESS_COLUMNS + " from oauth_access_tokens a where a.id = ?";
+    static final Named FIND_ACCESS_TOKEN = Named.sql("select " + ACCESS_COLUMNS + " from oauth_access_tokens a where a.id = :id");
 
-    static final String FIND_LEGACY_ACCESS_TOKEN = "select " + ACCESS_COLUMNS + """
+    static final Named FIND_LEGACY_ACCESS_TOKEN = Named.sql("select " + ACCESS_COLUMNS + """
              from oauth_legacy_token_hashes l join oauth_access_tokens a on a.id = l.access_token_id
-            where l.token_hash = ?""";
+            where l.token_hash = :hash""");
+
+    /** A client's id no application has: a token read for no client in particular fails ISSUED_TO_CLIENT, which no such reader asks. */
+    static final long NO_CLIENT = -1;
 
     private final Handle h;
 
@@ -143,33 +154,38 @@ public final class TokenStore {
 
     /** Returns the new row's id (the token's selector). */
     long insertRefreshToken(byte[] tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now) {
-        return PlainJdbc.insert(h, INSERT_REFRESH_TOKEN, s -> bindTokenColumns(s, tokenHash, grantId, userId, applicationId, scopes, now));
+        return PlainJdbc.insert(h, INSERT_REFRESH_TOKEN, p -> p.set("hash", tokenHash).set("grantId", grantId).set("userId", userId)
+                .set("applicationId", applicationId).set("scopes", scopes).set("now", now));
     }
 
     /** Returns the new row's id (the token's selector). */
     long insertAccessToken(byte[] tokenHash, long grantId, long userId, long applicationId, String scopes, Instant now, Instant expiresAt) {
-        return PlainJdbc.insert(h, INSERT_ACCESS_TOKEN, s -> {
-            bindTokenColumns(s, tokenHash, grantId, userId, applicationId, scopes, now);
-            TimeMapping.bind(s, 7, expiresAt);
-        });
+        return PlainJdbc.insert(h, INSERT_ACCESS_TOKEN, p -> p.set("hash", tokenHash).set("grantId", grantId).set("userId", userId)
+                .set("applicationId", applicationId).set("scopes", scopes).set("now", now).set("expiresAt", expiresAt));
     }
 
-    /** The first six columns both token inserts share, in their order. */
-    private static void bindTokenColumns(PreparedStatement s, byte[] tokenHash, long grantId, long userId, long applicationId,
-                                         String scopes, Instant now) throws SQLException {
-        s.setBytes(1, tokenHash);
-        s.setLong(2, grantId);
-        s.setLong(3, userId);
-        s.setLong(4, applicationId);
-        s.setString(5, scopes);
-        TimeMapping.bind(s, 6, now);
+    /** The refresh token presented, if it is one of ours and its secret matches, with each guard's verdict for client {@code applicationId}. */
+    Optional<RefreshTokenRow> refreshToken(TokenFormat.Presented token, long applicationId) {
+        return find(token, TokenFormat.Kind.REFRESH, FIND_REFRESH_TOKEN, FIND_LEGACY_REFRESH_TOKEN, HASH_COLUMN,
+                p -> p.set("applicationId", applicationId), TokenStore::refreshRow);
     }
 
-    /** The refresh token presented, if it is one of ours and its secret matches. */
+    /** The refresh token presented, read for no client in particular (revocation checks the client itself, introspection reads liveness). */
     Optional<RefreshTokenRow> refreshToken(TokenFormat.Presented token) {
-        return find(token, TokenFormat.Kind.REFRESH, FIND_REFRESH_TOKEN, FIND_LEGACY_REFRESH_TOKEN, 10, r -> new RefreshTokenRow(
-                r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getString(5),
-                TimeMapping.read(r, 6), TimeMapping.read(r, 7), TimeMapping.read(r, 8), TimeMapping.read(r, 9)));
+        return refreshToken(token, NO_CLIENT);
+    }
+
+    private static RefreshTokenRow refreshRow(ResultSet r) throws SQLException {
+        Set<Guard> failing = EnumSet.noneOf(Guard.class);
+        for (Guard g : Guard.values()) if (!r.getBoolean(FIRST_VERDICT + g.ordinal())) failing.add(g);
+        return new RefreshTokenRow(r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getString(5),
+                TimeMapping.read(r, 6), TimeMapping.read(r, 7), TimeMapping.read(r, 8), TimeMapping.read(r, 9), failing);
+    }
+
+    /** A refresh token issued before V22, as a selector of its row (which keeps its hash in token_hash); empty when there is none. */
+    Optional<TokenFormat.Selected> legacyRefreshToken(TokenFormat.Legacy token) {
+        return PlainJdbc.queryOne(h, LEGACY_REFRESH_TOKEN_ID, p -> p.set("hash", token.hash()),
+                r -> new TokenFormat.Selected(TokenFormat.Kind.REFRESH, r.getLong(1), token.hash()));
     }
 
     /**
@@ -177,54 +193,79 @@ public final class TokenStore {
      * issued before V22 through the legacy hashes; either way the row counts only if its token_hash
      * (column {@code hashColumn} of the query) equals the presented hash, compared in constant time.
      */
-    private <T> Optional<T> find(TokenFormat.Presented token, TokenFormat.Kind kind, String byId, String byLegacyHash,
-                                 int hashColumn, PlainJdbc.RowReader<T> row) {
+    private <T> Optional<T> find(TokenFormat.Presented token, TokenFormat.Kind kind, Named byId, Named byLegacyHash, int hashColumn,
+                                 PlainJdbc.Binder also, PlainJdbc.RowReader<T> row) {
         return switch (token) {
-            case TokenFormat.Selected t when t.kind() == kind -> matching(byId, s -> s.setLong(1, t.id()), t.hash(), hashColumn, row);
-            case TokenFormat.Legacy t -> matching(byLegacyHash, s -> s.setBytes(1, t.hash()), t.hash(), hashColumn, row);
+            case TokenFormat.Selected t when t.kind() == kind -> matching(byId, p -> also.bind(p.set("id", t.id())), t.hash(), hashColumn, row);
+            case TokenFormat.Legacy t -> matching(byLegacyHash, p -> also.bind(p.set("hash", t.hash())), t.hash(), hashColumn, row);
             default -> Optional.empty();
         };
     }
 
-    private <T> Optional<T> matching(String sql, PlainJdbc.Binder key, byte[] hash, int hashColumn, PlainJdbc.RowReader<T> row) {
+    private <T> Optional<T> matching(Named sql, PlainJdbc.Binder key, byte[] hash, int hashColumn, PlainJdbc.RowReader<T> row) {
         return PlainJdbc.queryOne(h, sql, key, r -> MessageDigest.isEqual(r.getBytes(hashColumn), hash) ? row.read(r) : null);
     }
 
-    int useRefreshToken(long id, Instant now) {
-        return PlainJdbc.update(h, USE_REFRESH_TOKEN, s -> {
-            TimeMapping.bind(s, 1, now);
-            s.setLong(2, id);
-        });
-    }
-
-    /** One presented token's rotation, as {@link #ROTATE_REFRESH_TOKENS} takes it. */
+    /** One presented refresh token's rotation: its successors' hashes, the time of the grant and the access token's expiry. */
     record Rotation(TokenFormat.Selected used, long applicationId, byte[] refreshHash, byte[] accessHash, Instant now, Instant expiresAt) {}
 
-    /** What {@link #ROTATE_REFRESH_TOKENS} did for a token it rotated. */
+    /** What a rotation did for a token it used. */
     record Rotated(long usedId, long grantId, String scopes, long refreshTokenId, long accessTokenId) {}
 
+    /** The rotation's statements, per database, as store/GroupedWrites runs them. */
+    static final GroupedWrites.Statements<Rotation, Rotated> ROTATIONS = new GroupedWrites.Statements<>() {
+        @Override
+        public long key(Rotation r) {
+            return r.used().id();
+        }
+
+        @Override
+        public Optional<Rotated> inTransaction(Handle h, Rotation r) {
+            return new TokenStore(h).rotateInTransaction(r);
+        }
+
+        @Override
+        public Optional<Rotated> alone(Handle h, Rotation r) {
+            return new TokenStore(h).rotateRefreshToken(r);
+        }
+
+        @Override
+        public Map<Long, Rotated> together(Handle h, List<Rotation> rotations) {
+            Map<Long, Rotated> byToken = new HashMap<>();
+            for (Rotated r : new TokenStore(h).rotateRefreshTokens(rotations)) byToken.put(r.usedId(), r);
+            return byToken;
+        }
+    };
+
     /**
-     * Rotates the token if it is live, this client's and its secret matches. Planned every time it
-     * runs, like the group statement: a plan PostgreSQL kept from a database whose token and grant
-     * tables had one page is a sequential scan of both, until the next ANALYZE.
+     * H2: the rotation as statements of the caller's transaction: the token read with its guards'
+     * verdicts (a refusal writes nothing), used once, its successor pair inserted in its grant.
+     */
+    Optional<Rotated> rotateInTransaction(Rotation r) {
+        Optional<RefreshTokenRow> found = refreshToken(r.used(), r.applicationId());
+        if (found.isEmpty() || !found.get().passesEveryGuard()) return Optional.empty();
+        RefreshTokenRow t = found.get();
+        int used = PlainJdbc.update(h, USE_REFRESH_TOKEN, p -> p.set("now", r.now()).set("id", t.id()));
+        if (used != 1) return Optional.empty();   // a racing grant used it, or a revocation ended it, since the read
+        long refreshId = insertRefreshToken(r.refreshHash(), t.grantId(), t.userId(), t.applicationId(), t.scopes(), r.now());
+        long accessId = insertAccessToken(r.accessHash(), t.grantId(), t.userId(), t.applicationId(), t.scopes(), r.now(), r.expiresAt());
+        return Optional.of(new Rotated(t.id(), t.grantId(), t.scopes(), refreshId, accessId));
+    }
+
+    /**
+     * PostgreSQL: a lone rotation in one statement. Planned every time it runs, like the group
+     * statement: a plan PostgreSQL kept from a database whose token and grant tables had one page is a
+     * sequential scan of both, until the next ANALYZE.
      */
     Optional<Rotated> rotateRefreshToken(Rotation r) {
-        return PlainJdbc.queryOnePlannedEachTime(h, ROTATE_REFRESH_TOKEN, s -> {
-            TimeMapping.bind(s, 1, r.now());
-            s.setLong(2, r.used().id());
-            s.setBytes(3, r.used().hash());
-            s.setLong(4, r.applicationId());
-            s.setBytes(5, r.refreshHash());
-            TimeMapping.bind(s, 6, r.now());
-            s.setBytes(7, r.accessHash());
-            TimeMapping.bind(s, 8, r.now());
-            TimeMapping.bind(s, 9, r.expiresAt());
-        }, ROTATED);
+        return PlainJdbc.queryOnePlannedEachTime(h, ROTATE_REFRESH_TOKEN, p -> p.set("now", r.now()).set("id", r.used().id())
+                .set("hash", r.used().hash()).set("applicationId", r.applicationId()).set("refreshHash", r.refreshHash())
+                .set("accessHash", r.accessHash()).set("expiresAt", r.expiresAt()), ROTATED);
     }
 
     private static final PlainJdbc.RowReader<Rotated> ROTATED = r -> new Rotated(r.getLong(1), r.getLong(2), r.getString(3), r.getLong(4), r.getLong(5));
 
-    /** Rotates those of the tokens (each presented once) that are live, this client's and whose secret matches. */
+    /** PostgreSQL: rotates those of the tokens (each presented once) whose guards hold and whose secret matches, in one statement. */
     List<Rotated> rotateRefreshTokens(List<Rotation> rotations) {
         int n = rotations.size();
         Long[] ids = new Long[n];
@@ -245,20 +286,19 @@ public final class TokenStore {
             expiresAt[i] = r.expiresAt().toString();
         }
         Connection c = h.getConnection();
-        return PlainJdbc.queryPlannedEachTime(h, ROTATE_REFRESH_TOKENS, s -> {
-            s.setArray(1, c.createArrayOf("bigint", ids));
-            s.setArray(2, c.createArrayOf("bytea", hashes));
-            s.setArray(3, c.createArrayOf("bigint", applications));
-            s.setArray(4, c.createArrayOf("bytea", refreshHashes));
-            s.setArray(5, c.createArrayOf("bytea", accessHashes));
-            s.setArray(6, c.createArrayOf("text", grantedAt));
-            s.setArray(7, c.createArrayOf("text", expiresAt));
-        }, ROTATED);
+        return PlainJdbc.queryPlannedEachTime(h, ROTATE_REFRESH_TOKENS, p -> p
+                .set("ids", c.createArrayOf("bigint", ids))
+                .set("hashes", c.createArrayOf("bytea", hashes))
+                .set("applicationIds", c.createArrayOf("bigint", applications))
+                .set("refreshHashes", c.createArrayOf("bytea", refreshHashes))
+                .set("accessHashes", c.createArrayOf("bytea", accessHashes))
+                .set("grantedAt", c.createArrayOf("text", grantedAt))
+                .set("expiresAt", c.createArrayOf("text", expiresAt)), ROTATED);
     }
 
     /** The access token presented, if it is one of ours and its secret matches. */
     Optional<AccessTokenRow> accessToken(TokenFormat.Presented token) {
-        return find(token, TokenFormat.Kind.ACCESS, FIND_ACCESS_TOKEN, FIND_LEGACY_ACCESS_TOKEN, 8, r -> new AccessTokenRow(
+        return find(token, TokenFormat.Kind.ACCESS, FIND_ACCESS_TOKEN, FIND_LEGACY_ACCESS_TOKEN, 8, p -> {}, r -> new AccessTokenRow(
                 r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getString(5), TimeMapping.read(r, 6), TimeMapping.read(r, 7)));
     }
 
@@ -275,7 +315,7 @@ public final class TokenStore {
     static final String COUNT_LIVE_REFRESH_TOKENS = """
             select count(*) from oauth_grants g join oauth_refresh_tokens r on r.grant_id = g.id
             where g.user_id = :userId and g.application_id = :applicationId
-              and\s""" + RefreshLiveness.GRANT_LIVE + " and " + RefreshLiveness.TOKEN_LIVE;
+              and\s""" + RefreshTokenGrant.GRANT_LIVE + " and " + RefreshTokenGrant.TOKEN_LIVE;
 
     static final String ACCESS_TOKEN_CREATED_AT = "select created_at from oauth_access_tokens where id = :id";
 

@@ -14,12 +14,12 @@ import java.util.function.Consumer;
 /**
  * Requests submitted at the same moment by different callers, taken as groups by a few writer
  * threads, so the database does one round trip (and one commit) for a group instead of one per
- * request: GroupCommit's shared transactions, the refresh rotations of oauth/RotationBatches.
+ * request: GroupCommit's shared transactions, PostgreSQL's grouped statements of GroupedWrites.
  *
  * <p>Groups form on their own: while a writer runs a group, the next requests queue, and its next
  * group is whatever queued meanwhile. Nothing waits to fill a group: a lone request is run at once,
  * only handed to a writer thread. With more than one writer a group in progress does not leave the
- * queue idle; with one (both users: GroupCommit, RotationBatches), every request that arrives
+ * queue idle; with one (both users: GroupCommit, GroupedWrites), every request that arrives
  * meanwhile joins the next group, and fewer, larger groups did more on both databases. A unit that
  * no writer has taken within the withdrawal time (the writers stuck on a database that stopped
  * answering) is withdrawn from the queue and its caller runs it alone, so callers wait once each

@@ -15,6 +15,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Deque;
+import java.util.List;
+import java.util.function.Consumer;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -23,6 +25,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationVersion;
+import org.flywaydb.core.api.callback.BaseCallback;
+import org.flywaydb.core.api.callback.Context;
+import org.flywaydb.core.api.callback.Event;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.sqlobject.SqlObjectPlugin;
@@ -57,15 +63,32 @@ public final class Database implements AutoCloseable {
         this.groupCommit = new GroupCommit(jdbi);
         boolean h2File = JdbcUrls.h2DataFile(dataSource.getJdbcUrl()).isPresent();
         this.housekeeping = h2File ? H2Housekeeping.start(dataSource, diskFull::observe, metrics) : null;
-        if (h2File) H2CommitFix.checkOnOpen();
+        if (h2File) H2CommitFix.reportOnFileOpen();
     }
 
-    /** Opens the pool and brings the schema up to date. */
+    /** Opens the pool and brings the schema up to date (the CLI's commands and tests; a server runs its own schema step). */
     public static Database open(String url, String user, String password, int poolSize, MeterRegistry metrics) {
+        Database db = connect(url, user, password, poolSize, metrics);
+        try {
+            db.migrate(null, progress -> {});
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+        return db;
+    }
+
+    /**
+     * Opens the pool without touching the schema: the caller decides whether to {@link #migrate} or
+     * only to read the {@link #schemaStatus} (a node that must not migrate, {@code db status}).
+     */
+    public static Database connect(String url, String user, String password, int poolSize, MeterRegistry metrics) {
         String jdbcUrl = JdbcUrls.normalize(url);
         Dialect dialect = JdbcUrls.dialect(jdbcUrl);
         String login = userOrDefault(user, dialect);
         DiskFull diskFull = new DiskFull(describe(jdbcUrl, dialect), metrics, System::nanoTime);
+        // Before H2 runs a commit (the crash repair's included): H2 loads its commit class at its first.
+        if (dialect == Dialect.H2) H2CommitFix.install();
         Runnable release = dialect == Dialect.H2 ? H2CrashRepair.beforeOpen(jdbcUrl, login, password == null ? "" : password) : () -> {};
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
@@ -74,6 +97,8 @@ public final class Database implements AutoCloseable {
         config.setMaximumPoolSize(poolSize);
         config.setMinimumIdle(Math.min(2, poolSize));
         config.setPoolName("ledgerlink");
+        // Each node's connections carry its name, so PostgreSQL (pg_stat_activity) tells the nodes apart: ConnectionBudget counts them.
+        if (dialect == Dialect.POSTGRESQL) config.addDataSourceProperty("ApplicationName", ConnectionBudget.applicationName());
         config.setConnectionTimeout(DeliverySettings.CONNECTION_WAIT.toMillis());
         config.setInitializationFailTimeout(DeliverySettings.CONNECTION_WAIT.toMillis());
         // Every failure of a pooled connection passes here: the full disk is noticed wherever it happened.
@@ -96,19 +121,48 @@ public final class Database implements AutoCloseable {
             release.run();
             throw e;
         }
-        try {
-            MigrationHistory.rewriteOldNames(ds);
-            migrations(ds, dialect).load().migrate();
-        } catch (SQLException e) {
-            ds.close();
-            release.run();
-            throw new IllegalStateException("cannot read the migration history: " + e.getMessage(), e);
-        } catch (RuntimeException e) {
-            ds.close();
-            release.run();
-            throw e;
-        }
         return new Database(ds, dialect, release, diskFull, metrics);
+    }
+
+    /**
+     * Applies this build's pending migrations, up to {@code target} (a version such as "41"; null: all),
+     * telling {@code progress} which one runs ("migrating V41 of V43"). Several processes may do this
+     * at once: Flyway takes a lock, and the later ones find nothing left to do. Returns the schema's
+     * status afterwards.
+     */
+    public SchemaStatus migrate(String target, Consumer<String> progress) {
+        try {
+            MigrationHistory.rewriteOldNames(dataSource);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the migration history: " + e.getMessage(), e);
+        }
+        FluentConfiguration config = migrations(dataSource, dialect);
+        if (target != null) config.target(MigrationVersion.fromVersion(target));
+        List<SchemaStatus.Migration> pending = SchemaStatus.of(config.load().info().all()).pending().stream()
+                .filter(m -> target == null || MigrationVersion.fromVersion(m.version()).compareTo(MigrationVersion.fromVersion(target)) <= 0)
+                .toList();
+        if (!pending.isEmpty()) {
+            String last = "V" + pending.getLast().version();
+            config.callbacks(new BaseCallback() {
+                @java.lang.Override
+                public boolean supports(Event event, Context context) {
+                    return event == Event.BEFORE_EACH_MIGRATE;
+                }
+
+                @java.lang.Override
+                public void handle(Event event, Context context) {
+                    var m = context.getMigrationInfo();
+                    if (m != null && m.getVersion() != null) progress.accept("migrating V" + m.getVersion().getVersion() + " of " + last);
+                }
+            });
+        }
+        config.load().migrate();
+        return schemaStatus();
+    }
+
+    /** The schema measured against this build's migrations; reads the migration history only. */
+    public SchemaStatus schemaStatus() {
+        return SchemaStatus.of(migrations(dataSource, dialect).load().info().all());
     }
 
     /** Every migration of the schema: the SQL scripts under db/migration and the Java ones (tests stop it at a version). */
@@ -149,7 +203,7 @@ public final class Database implements AutoCloseable {
 
     /**
      * Closes {@code resource} with the database, before its pool: a user of the pool with work in
-     * flight (the refresh rotations' batcher, oauth/RotationBatches) finishes it first.
+     * flight (PostgreSQL's refresh rotations, GroupedWrites) finishes it first.
      */
     public <C extends AutoCloseable> C closing(C resource) {
         closing.push(resource);

@@ -26,7 +26,7 @@ import org.jdbi.v3.core.Jdbi;
  * <p>Groups form on their own (store/Batcher): while a group commits, the next requests queue,
  * and the next group is whatever queued meanwhile; a lone request runs as a plain transaction.
  *
- * <p>Used by the refresh grant (oauth/RotationInTransaction), where on H2 the durable commit, one chunk
+ * <p>Used by the refresh grant on H2 (through GroupedWrites), where on H2 the durable commit, one chunk
  * written per transaction, was a large share of a grant (docs/benchmarks-history.md, "Group commit for
  * refresh grants on H2"), and by event publishing on H2 (events/EventPublisher); not on PostgreSQL,
  * where a savepoint per publish cost more than the shared flush saved. Tried for code exchanges, it

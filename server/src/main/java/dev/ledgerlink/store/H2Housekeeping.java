@@ -48,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * system writes back within 30 s) and frees dead chunks only in the order they died, so under constant
  * load the file holds about a minute of writes (docs/BENCHMARKS.md, "Soak"). The chunks that grew it without bound,
  * kept by pages H2 counted live but no tree held, came from a bug in H2 2.5.252's commit, fixed by
- * ledgerlink's copy of org.h2.mvstore.tx.CommitDecisionMaker; a file written before that fix keeps
+ * ledgerlink's copy of org.h2.mvstore.tx.CommitDecisionMaker (H2CommitFix); a file written before that fix keeps
  * them until {@code ledgerlink db rebuild}. The gauges (ledgerlink_h2_*) show which of these a file is in.
  */
 final class H2Housekeeping implements AutoCloseable {

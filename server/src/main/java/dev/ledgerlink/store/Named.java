@@ -118,9 +118,12 @@ public final class Named {
             return this;
         }
 
-        /** As every reader of instants expects (TimeMapping). */
+        /** As every reader of instants expects (TimeMapping); a null stays a typed null. */
         public Params set(String name, Instant value) throws SQLException {
-            for (int i : at(name)) TimeMapping.bind(statement, i, value);
+            for (int i : at(name)) {
+                if (value == null) statement.setNull(i, Types.TIMESTAMP_WITH_TIMEZONE);
+                else TimeMapping.bind(statement, i, value);
+            }
             return this;
         }
 

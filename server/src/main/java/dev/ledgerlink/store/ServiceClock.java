@@ -169,8 +169,12 @@ public final class ServiceClock extends Clock implements AutoCloseable {
         readSandbox();
     }
 
-    /** Re-reads the sandbox's offset now (a process that did not write it learns of a move at once). */
-    public void readSandbox() {
+    /**
+     * Re-reads the sandbox's offset now (a process that did not write it learns of a move at once).
+     * One read at a time: a read that began before a move (the poller's) would otherwise apply the old
+     * offset after the mover applied the new one, and undo the move here until the next poll.
+     */
+    public synchronized void readSandbox() {
         if (sandbox == Sandbox.OFF) return;
         SandboxState state = stored();
         long nanos = sandbox == Sandbox.ON || state.development() ? state.offset().toNanos() : 0;

@@ -10,6 +10,7 @@ import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.net.PublicAddressGate;
 import dev.ledgerlink.oauth.TokenPrincipal;
 import dev.ledgerlink.secrets.Hashes;
+import dev.ledgerlink.secrets.KeyRing;
 import dev.ledgerlink.secrets.SecretBox;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.LedgerlinkTest;
@@ -33,7 +34,7 @@ class CallbackServiceTest {
     private static final CallbackUriRule DEV_URIS = new CallbackUriRule(PublicAddressGate.of(true, PublicAddressGate.SYSTEM));
     static TestServer server;
     Fixtures f;
-    private SecretBox box;
+    private KeyRing box;
     private CallbackService callbacks;
     private final List<Long> verificationRequests = new CopyOnWriteArrayList<>();
     private TokenPrincipal owner;
@@ -43,7 +44,7 @@ class CallbackServiceTest {
     @BeforeEach
     void start() {
         var s = server.services();
-        box = SecretBox.fromBase64(SecretBox.newKeyBase64());
+        box = KeyRing.of(SecretBox.fromBase64(SecretBox.newKeyBase64()));
         callbacks = new CallbackService(s.database().jdbi(), server.clock, s.accounts(), box,
                 DEV_URIS, s.audit(), new CallbackQueue() {
                     @Override
@@ -84,7 +85,7 @@ class CallbackServiceTest {
     private String codeOf(long id) {
         Callback c = server.services().database().jdbi().withExtension(CallbackStore.class,
                 s -> s.find(id, accountId, owner.applicationId())).orElseThrow();
-        return box.open(c.verifierSealed());
+        return box.open(c.verifierSealed(), c.verifierKey());
     }
 
     @Test

@@ -134,7 +134,8 @@ class CliCommandsTest {
     private static dev.ledgerlink.Services servicesOver(TestDatabases.TestDb db) {
         var settings = dev.ledgerlink.config.Settings.builder()
                 .set(dev.ledgerlink.config.Setting.DB_URL, db.url())
-                .set(dev.ledgerlink.config.Setting.DB_USER, db.user()).build();
+                .set(dev.ledgerlink.config.Setting.DB_USER, db.user())
+                .set(dev.ledgerlink.config.Setting.SECRETS_KEY, dev.ledgerlink.testing.TestServer.keyOf(db)).build();
         return new StoreOptions().open(settings);
     }
 

@@ -44,9 +44,9 @@ class ServeProcessTest {
             TestHttp http = new TestHttp(base);
             assertEquals(200, http.get("/readyz").status());
 
-            // The CLI works on the same database while the server holds it open (H2 included).
+            // The CLI works on the same database while the server holds it open (H2 included), with the server's key file.
             var cli = new dev.ledgerlink.testing.Cli(db);
-            var apps = cli.run("apps", "list", "--json");
+            var apps = cli.run("apps", "list", "--json", "--set", "secrets.key-file=" + dir.resolve("key"));
             assertEquals(0, apps.exitCode(), apps.err());
             assertEquals("Demo Application", apps.json().get("applications").get(0).get("name").asText());
 
@@ -181,6 +181,10 @@ class ServeProcessTest {
 
     /** `serve --dev` over {@code db} with {@code more} options; the caller drains its output. */
     private Process start(TestDatabases.TestDb db, String... more) throws java.io.IOException {
+        // On PostgreSQL the key is the operator's to give (no node makes one); on H2 serve makes this file for its new database.
+        if (TestDatabases.postgres() && !java.nio.file.Files.exists(dir.resolve("key"))) {
+            java.nio.file.Files.writeString(dir.resolve("key"), TestServer.keyOf(db));
+        }
         List<String> cmd = new ArrayList<>(ChildJvm.command(List.of(), Main.class.getName()));
         cmd.addAll(List.of("serve", "--dev", "--db", db.url(),
                 "--set", "db.user=" + db.user(), "--set", "secrets.key-file=" + dir.resolve("key")));

@@ -108,7 +108,7 @@ class StartupChecksTest {
     void unknownLedgerlinkVariablesAreNamedButTheLaunchersOwnAreNot() {
         Set<String> unknown = StartupChecks.unknownEnvironment(Map.of(
                 "LEDGERLINK_DELIVERY_TIMOUT", "PT5S", "LEDGERLINK_DELIVERY_TIMEOUT", "PT5S", "LEDGERLINK_JAVA_OPTS", "-Xmx1g",
-                "LEDGERLINK_HOME", "/srv", "LEDGERLINK_CONFIG", "/etc/ll", "PATH", "/bin"));
+                "LEDGERLINK_JAVA_OPTS_APPEND", "-XX:+PrintFlagsFinal", "LEDGERLINK_IN_CONTAINER", "true", "LEDGERLINK_HOME", "/srv", "LEDGERLINK_CONFIG", "/etc/ll", "PATH", "/bin"));
         assertEquals(Set.of("LEDGERLINK_DELIVERY_TIMOUT"), unknown);
     }
 

@@ -30,27 +30,29 @@ import java.util.concurrent.atomic.AtomicLong;
  * connection. Anything else (another status, a connection cut in the middle of an answer, a timeout)
  * is a failure, kept with what happened.
  */
-final class Publishers implements AutoCloseable {
-    static final String OPERATOR_KEY = "unused-in-this-test";   // ServerProcess's events.operator-key
+public final class Publishers implements AutoCloseable {
+    public static final String OPERATOR_KEY = "unused-in-this-test";   // ServerProcess's events.operator-key
 
-    final Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
-    final Queue<String> failures = new ConcurrentLinkedQueue<>();
-    final AtomicLong unavailable = new AtomicLong();
-    final AtomicLong refused = new AtomicLong();
-    final Set<Long> closedUnanswered = ConcurrentHashMap.newKeySet();
+    public final Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
+    public final Queue<String> failures = new ConcurrentLinkedQueue<>();
+    public final AtomicLong unavailable = new AtomicLong();
+    public final AtomicLong refused = new AtomicLong();
+    public final Set<Long> closedUnanswered = ConcurrentHashMap.newKeySet();
+    /** What the test is doing (an upgrade's step), named in each failure recorded meanwhile. */
+    public volatile String phase = "";
     private final AtomicLong nextObjectId = new AtomicLong();
     private final AtomicBoolean stop = new AtomicBoolean();
     private final List<Thread> threads = new ArrayList<>();
     private final String accountId;
     private final long userId;
 
-    Publishers(String accountId, long userId) {
+    public Publishers(String accountId, long userId) {
         this.accountId = accountId;
         this.userId = userId;
     }
 
     /** Starts {@code clients} publishers against the API at {@code base} (e.g. http://127.0.0.1:port). */
-    void publishTo(String node, String base, int clients) {
+    public void publishTo(String node, String base, int clients) {
         for (int i = 0; i < clients; i++) {
             threads.add(Thread.ofPlatform().daemon().name("publisher-" + node + "-" + i).start(() -> loop(node, base)));
         }
@@ -75,7 +77,7 @@ final class Publishers implements AutoCloseable {
                         unavailable.incrementAndGet();
                         pause(50);
                     } else {
-                        failures.add(node + ": object " + objectId + " answered " + r.statusCode() + " " + r.headers().map() + " " + r.body());
+                        failures.add(phase + ": " + node + ": object " + objectId + " answered " + r.statusCode() + " " + r.headers().map() + " " + r.body());
                     }
                 } catch (ConnectException closedPort) {
                     refused.incrementAndGet();
@@ -83,7 +85,7 @@ final class Publishers implements AutoCloseable {
                 } catch (IOException e) {
                     // Java's HTTP/1.1 client says this when the connection ended before the first byte of the answer.
                     if (String.valueOf(e.getMessage()).contains("header parser received no bytes")) closedUnanswered.add(objectId);
-                    else failures.add(node + ": object " + objectId + " failed: " + e);
+                    else failures.add(phase + ": " + node + ": object " + objectId + " failed: " + e);
                 } catch (InterruptedException e) {
                     return;
                 }
@@ -92,7 +94,7 @@ final class Publishers implements AutoCloseable {
     }
 
     /** 503, Retry-After, and the documented error body (error "unavailable"). */
-    static boolean isDocumentedUnavailable(HttpResponse<String> r) {
+    public static boolean isDocumentedUnavailable(HttpResponse<String> r) {
         if (r.statusCode() != 503 || r.headers().firstValue("Retry-After").isEmpty()) return false;
         try {
             JsonNode body = TestHttp.JSON.readTree(r.body());

@@ -27,13 +27,28 @@ public final class ServerProcess implements AutoCloseable {
 
     /** As {@link #start(TestDatabases.TestDb, String, Path, String...)}, on this API port (a node restarted on its address). */
     public static ServerProcess start(TestDatabases.TestDb db, String secretsKey, Path log, int port, String... settings) {
-        List<String> cmd = new ArrayList<>(ChildJvm.command(List.of("-Xmx256m"), "dev.ledgerlink.cli.Main"));
+        return start(ChildJvm.command(List.of("-Xmx256m"), "dev.ledgerlink.cli.Main"), List.of(), db, secretsKey, log, port, settings);
+    }
+
+    /**
+     * As {@link #start(TestDatabases.TestDb, String, Path, int, String...)}, the server of another build
+     * (its jar: the previous release's), with more arguments of serve ({@code --seed FILE}).
+     */
+    public static ServerProcess startJar(Path jar, List<String> serveArgs, TestDatabases.TestDb db, String secretsKey, Path log, int port,
+                                         String... settings) {
+        return start(ChildJvm.command(List.of("-Xmx256m"), jar.toString(), "dev.ledgerlink.cli.Main"), serveArgs, db, secretsKey, log, port, settings);
+    }
+
+    private static ServerProcess start(List<String> java, List<String> serveArgs, TestDatabases.TestDb db, String secretsKey, Path log, int port,
+                                       String... settings) {
+        List<String> cmd = new ArrayList<>(java);
         cmd.addAll(List.of("serve", "--port", Integer.toString(port), "--db", db.url(), "--set", "secrets.key=" + secretsKey,
                 "--set", "events.operator-key=unused-in-this-test",
                 "--set", "dev=true"));   // receivers are on loopback, which only dev mode may call
         if (!db.user().isEmpty()) cmd.addAll(List.of("--set", "db.user=" + db.user()));
         for (String s : TestServer.CHEAP_ARGON2_SETTINGS) cmd.addAll(List.of("--set", s));   // as in-process test servers in dev mode
         for (String s : settings) cmd.addAll(List.of("--set", s));
+        cmd.addAll(serveArgs);
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             return new ServerProcess(p, log);

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledgerlink.testing.Cli;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.ServerCli;
 import dev.ledgerlink.testing.ServerSettings;
 import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
@@ -133,5 +135,19 @@ class ConnectedAppsTest {
         assertEquals(401, OAuthFlows.apiStatus(server, tokens.get("access_token").asText()));
         assertEquals(404, server.http.postJson(path + "/" + f.app().clientId() + "/disconnect", "", operator).status());
         assertEquals(404, server.http.get("/internal/v1/admin/users/999999999/connected-apps", operator).status());
+    }
+
+    @Test
+    void theCliListsAndDisconnectsForAUser(Fixtures f) {
+        JsonNode tokens = authorized(f);
+        JsonNode list = ServerCli.json(server, "users", "connected-apps", "--user", f.user().email(), "--json");
+        assertEquals(f.app().clientId(), list.at("/connected_apps/0/client_id").asText());
+        JsonNode done = ServerCli.json(server, "users", "disconnect-app", "--user", Long.toString(f.user().id()), "--app", f.app().clientId(), "--json");
+        assertEquals(2, done.at("/disconnected/tokens_revoked").asInt());
+        assertEquals(401, OAuthFlows.apiStatus(server, tokens.get("access_token").asText()), "at once, though another process did it");
+        assertEquals(0, ServerCli.json(server, "users", "connected-apps", "--user", f.user().email(), "--json").get("connected_apps").size());
+        Cli.Result again = ServerCli.run(server, "users", "disconnect-app", "--user", f.user().email(), "--app", f.app().clientId());
+        assertEquals(2, again.exitCode(), "no longer connected");
+        assertTrue(again.err().contains("No connected application"), again.err());
     }
 }

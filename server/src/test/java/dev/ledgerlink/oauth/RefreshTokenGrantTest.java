@@ -5,6 +5,7 @@ import static dev.ledgerlink.oauth.OAuthFlows.assertOAuthError;
 import static dev.ledgerlink.oauth.OAuthFlows.code;
 import static dev.ledgerlink.oauth.OAuthFlows.exchange;
 import static dev.ledgerlink.oauth.OAuthFlows.refresh;
+import static dev.ledgerlink.oauth.OAuthFlows.revoke;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -106,5 +107,29 @@ class RefreshTokenGrantTest {
         var unknown = refresh(server, f, "nope");
         assertOAuthError(unknown, 400, "invalid_grant");
         assertEquals("refresh token is unknown", unknown.json().get("error_description").asText());
+    }
+
+    /**
+     * The guards are checked in their order, and the first that fails names the refusal: a revoked
+     * token is "revoked" to its client and "another client's" to any other; a wrong secret for a real
+     * token's selector is "unknown", whatever that token's state.
+     */
+    @Test
+    void theFirstGuardThatFailsNamesTheRefusal() {
+        TokenPair pair = f.issue();
+        assertEquals(200, revoke(server, f, pair.refreshToken()).status());
+        var mine = refresh(server, f, pair.refreshToken());
+        assertOAuthError(mine, 400, "invalid_grant");
+        assertTrue(mine.json().get("error_description").asText().startsWith("refresh token was revoked at "), mine.body());
+        var theirs = refresh(server, Fixtures.create(server), pair.refreshToken());
+        assertEquals("refresh token was issued to another client", theirs.json().get("error_description").asText());
+
+        TokenPair live = f.issue();
+        TokenFormat format = server.services().tokens().format();
+        TokenFormat.Selected selected = (TokenFormat.Selected) format.parse(live.refreshToken());
+        String forged = format.encode(TokenFormat.Kind.REFRESH, selected.id(), TokenFormat.newSecret());
+        var wrongSecret = refresh(server, f, forged);
+        assertEquals("refresh token is unknown", wrongSecret.json().get("error_description").asText());
+        assertEquals(200, refresh(server, f, live.refreshToken()).status(), "a wrong secret leaves the token live");
     }
 }

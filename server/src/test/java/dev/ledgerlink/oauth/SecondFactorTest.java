@@ -232,6 +232,11 @@ class SecondFactorTest {
         b.get(OAuthFlows.authorizeUrl(f, Map.of()));
         b.logIn(f.user().email(), f.password());
         assertEquals(303, b.last.status(), "the password alone again (consent remembered): " + b.last.body());
+
+        enrol(f);
+        var cli = dev.ledgerlink.testing.ServerCli.json(server, "users", "reset-second-factor", "--user", f.user().email(), "--json");
+        assertTrue(cli.at("/second_factor/removed").asBoolean());
+        assertFalse(server.services().oauth().secondFactor().enrolled(f.user().id()));
     }
 
     @Test
@@ -245,5 +250,41 @@ class SecondFactorTest {
         b.post("/oauth/account/second-factor/remove", Map.of("csrf_token", b.csrfToken(), "code", e.code(server, 1)));
         assertEquals(303, b.last.status(), b.last.body());
         assertFalse(server.services().oauth().secondFactor().enrolled(f.user().id()));
+    }
+
+    /** Every line the server logs (every level) while a user enrols, signs in with a code and with a recovery code: none holds the secret or a code. */
+    @Test
+    void noSecretOrCodeReachesAnyLogLine(Fixtures f) {
+        ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        var appender = new ch.qos.logback.core.AppenderBase<ch.qos.logback.classic.spi.ILoggingEvent>() {
+            @Override
+            protected void append(ch.qos.logback.classic.spi.ILoggingEvent e) {
+                logged.add(e.getFormattedMessage() + " " + e.getKeyValuePairs() + " " + java.util.Arrays.toString(e.getArgumentArray()));
+            }
+        };
+        appender.setContext(root.getLoggerContext());
+        appender.start();
+        root.addAppender(appender);
+        List<String> secrets = new ArrayList<>();
+        try {
+            Enrolled e = enrol(f);
+            secrets.add(Totp.base32(e.secret()));
+            secrets.add(e.code(server, 0));
+            secrets.addAll(e.recoveryCodes());
+            BrowserSession b = atCodeForm(f);
+            String wrong = e.code(server, 1).equals("123456") ? "654321" : "123456";
+            typeCode(b, wrong);
+            typeCode(b, e.code(server, 1));
+            secrets.addAll(List.of(wrong, e.code(server, 1)));
+            BrowserSession r = atCodeForm(f);
+            typeCode(r, e.recoveryCodes().getFirst());
+        } finally {
+            root.detachAppender(appender);
+        }
+        assertFalse(logged.isEmpty(), "the server logged something (requests, audit lines)");
+        for (String line : logged) {
+            for (String secret : secrets) assertFalse(line.contains(secret), "a secret or code reached the log: " + line);
+        }
     }
 }

@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Test;
  */
 @LedgerlinkTest
 class PlainJdbcTest {
+    private static final Named INSERT = Named.sql("insert into hot_probe (id, secret, at) values (:id, :secret, :at)");
+    private static final Named AT_OF = Named.sql("select at from hot_probe where id = :id");
     TestServer server;
 
     /** A fresh table named hot_probe for this test (tests of a class may share one database). */
@@ -41,23 +43,15 @@ class PlainJdbcTest {
         Jdbi jdbi = probeTable();
         Instant at = DbTime.now(java.time.Clock.systemUTC());
         jdbi.useTransaction(h -> {
-            assertEquals(1, PlainJdbc.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", s -> {
-                s.setInt(1, 1);
-                s.setString(2, "a");
-                TimeMapping.bind(s, 3, at);
-            }));
+            assertEquals(1, PlainJdbc.update(h, INSERT, p -> p.set("id", 1).set("secret", "a").set("at", at)));
             h.rollback();
         });
-        assertEquals(Optional.empty(), jdbi.withHandle(h -> PlainJdbc.queryOne(h, "select at from hot_probe where id = ?",
-                s -> s.setInt(1, 1), r -> TimeMapping.read(r, 1))), "rolled back with the handle's transaction");
+        assertEquals(Optional.empty(), jdbi.withHandle(h -> PlainJdbc.queryOne(h, AT_OF,
+                p -> p.set("id", 1), r -> TimeMapping.read(r, 1))), "rolled back with the handle's transaction");
 
-        jdbi.useHandle(h -> PlainJdbc.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", s -> {
-            s.setInt(1, 1);
-            s.setString(2, "a");
-            TimeMapping.bind(s, 3, at);
-        }));
-        assertEquals(Optional.of(at), jdbi.withHandle(h -> PlainJdbc.queryOne(h, "select at from hot_probe where id = ?",
-                s -> s.setInt(1, 1), r -> TimeMapping.read(r, "at"))));
+        jdbi.useHandle(h -> PlainJdbc.update(h, INSERT, p -> p.set("id", 1).set("secret", "a").set("at", at)));
+        assertEquals(Optional.of(at), jdbi.withHandle(h -> PlainJdbc.queryOne(h, AT_OF,
+                p -> p.set("id", 1), r -> TimeMapping.read(r, "at"))));
         assertEquals(at, jdbi.withHandle(h -> h.createQuery("select at from hot_probe where id = 1").mapTo(Instant.class).one()),
                 "JDBI's registered mapping reads the same instant");
     }
@@ -66,7 +60,7 @@ class PlainJdbcTest {
     void aNamedStatementBindsEachValueToEveryPlaceItsNameAppears() {
         Jdbi jdbi = probeTable();
         Instant at = DbTime.now(java.time.Clock.systemUTC());
-        Named insert = Named.sql("insert into hot_probe (id, secret, at) values (:id, :secret, :at)");
+        Named insert = INSERT;
         Named find = Named.sql("select secret from hot_probe where id = :id and at = :at and (secret = :secret or :secret is null)");
         jdbi.useHandle(h -> PlainJdbc.update(h, insert, p -> p.set("id", 1).set("secret", "a").set("at", at)));
         assertEquals(Optional.of("a"), jdbi.withHandle(h -> PlainJdbc.queryOne(h, find,
@@ -82,14 +76,10 @@ class PlainJdbcTest {
     void aFailureIsAJdbiStatementExceptionWithItsSqlStateAndWithoutTheBoundValues() {
         Jdbi jdbi = probeTable();
         String secret = "5f2b9c0e1d7a4b3c8e6f0a1b2c3d4e5f5f2b9c0e1d7a4b3c8e6f0a1b2c3d4e5f";
-        PlainJdbc.Binder row = s -> {
-            s.setInt(1, 7);
-            s.setString(2, secret);
-            s.setObject(3, null);
-        };
-        jdbi.useHandle(h -> PlainJdbc.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", row));
+        PlainJdbc.Binder row = p -> p.set("id", 7).set("secret", secret).set("at", (Instant) null);
+        jdbi.useHandle(h -> PlainJdbc.update(h, INSERT, row));
         UnableToExecuteStatementException duplicate = assertThrows(UnableToExecuteStatementException.class,
-                () -> jdbi.useHandle(h -> PlainJdbc.update(h, "insert into hot_probe (id, secret, at) values (?, ?, ?)", row)));
+                () -> jdbi.useHandle(h -> PlainJdbc.update(h, INSERT, row)));
         assertTrue(Deadlocks.isConflict(duplicate), "a key taken is a conflict, as through JDBI: " + duplicate);
         String message = duplicate.getMessage();
         int added = message.lastIndexOf(" [statement: ");
@@ -103,22 +93,19 @@ class PlainJdbcTest {
     void aBatchCountsEachRowInOrderAndSendsNothingForNoRows() {
         Jdbi jdbi = probeTable();
         jdbi.useHandle(h -> h.execute("insert into hot_probe (id, secret) values (1, 'a'), (2, 'b')"));
-        String conditional = "update hot_probe set secret = ? where id = ? and secret = ?";
+        Named conditional = Named.sql("update hot_probe set secret = :to where id = :id and secret = :was");
         int[] counts = jdbi.inTransaction(h -> PlainJdbc.batch(h, conditional,
-                List.of(new Object[] {"x", 1, "a"}, new Object[] {"y", 2, "not b"}, new Object[] {"z", 3, "c"}), (st, row) -> {
-                    st.setString(1, (String) row[0]);
-                    st.setInt(2, (Integer) row[1]);
-                    st.setString(3, (String) row[2]);
-                }));
+                List.of(new Object[] {"x", 1, "a"}, new Object[] {"y", 2, "not b"}, new Object[] {"z", 3, "c"}),
+                (p, row) -> p.set("to", (String) row[0]).set("id", (int) (Integer) row[1]).set("was", (String) row[2])));
         assertArrayEquals(new int[] {1, 0, 0}, counts, "what each row's condition applied, in the rows' order");
         assertArrayEquals(new int[0], jdbi.withHandle(h -> PlainJdbc.batch(h, conditional, List.<Object[]>of(), (st, row) -> {
             throw new AssertionError("no row to bind");
         })));
         assertThrows(UnableToExecuteStatementException.class, () -> jdbi.useTransaction(h -> PlainJdbc.batch(h,
-                "insert into hot_probe (id, secret) values (?, 'dup')", List.of(5, 1), (st, id) -> st.setInt(1, id))),
+                Named.sql("insert into hot_probe (id, secret) values (:id, 'dup')"), List.of(5, 1), (p, id) -> p.set("id", (int) id))),
                 "a row of the batch that fails fails the batch, as JDBI's would");
-        assertEquals(Optional.empty(), jdbi.withHandle(h -> PlainJdbc.queryOne(h, "select id from hot_probe where id = ?",
-                st -> st.setInt(1, 5), r -> r.getInt(1))), "and its transaction keeps none of it");
+        assertEquals(Optional.empty(), jdbi.withHandle(h -> PlainJdbc.queryOne(h, Named.sql("select id from hot_probe where id = :id"),
+                p -> p.set("id", 5), r -> r.getInt(1))), "and its transaction keeps none of it");
     }
 
     @Test
@@ -130,15 +117,15 @@ class PlainJdbcTest {
             h.execute("create table hot_ids (id bigint generated by default as identity primary key, secret varchar(64))");
         });
         // The shape of a publish's event insert: one row, on the condition that another row exists.
-        String sql = "insert into hot_ids (secret) select secret from hot_probe where secret = ?";
-        OptionalLong known = jdbi.withHandle(h -> PlainJdbc.insertIfAny(h, sql, st -> st.setString(1, "known")));
-        OptionalLong unknown = jdbi.withHandle(h -> PlainJdbc.insertIfAny(h, sql, st -> st.setString(1, "unknown")));
+        Named sql = Named.sql("insert into hot_ids (secret) select secret from hot_probe where secret = :secret");
+        OptionalLong known = jdbi.withHandle(h -> PlainJdbc.insertIfAny(h, sql, p -> p.set("secret", "known")));
+        OptionalLong unknown = jdbi.withHandle(h -> PlainJdbc.insertIfAny(h, sql, p -> p.set("secret", "unknown")));
 
         assertTrue(known.isPresent());
         assertEquals(OptionalLong.empty(), unknown, "nothing inserted: no id");
         long stored = jdbi.withHandle(h -> h.createQuery("select id from hot_ids").mapTo(Long.class).one());
         assertEquals(known.getAsLong(), stored, "the id returned is the row's");
-        assertThrows(IllegalStateException.class, () -> jdbi.useHandle(h -> PlainJdbc.insert(h, sql, st -> st.setString(1, "unknown"))),
+        assertThrows(IllegalStateException.class, () -> jdbi.useHandle(h -> PlainJdbc.insert(h, sql, p -> p.set("secret", "unknown"))),
                 "insert, unlike insertIfAny, requires its row");
     }
 
@@ -147,6 +134,6 @@ class PlainJdbcTest {
         Jdbi jdbi = probeTable();
         jdbi.useHandle(h -> h.execute("insert into hot_probe (id, secret) values (1, 'x'), (2, 'x')"));
         assertThrows(IllegalStateException.class, () -> jdbi.withHandle(h -> PlainJdbc.queryOne(h,
-                "select id from hot_probe where secret = ?", s -> s.setString(1, "x"), r -> r.getInt(1))));
+                Named.sql("select id from hot_probe where secret = :secret"), p -> p.set("secret", "x"), r -> r.getInt(1))));
     }
 }

@@ -47,6 +47,35 @@ class ServiceClockTest {
         }
     }
 
+    /**
+     * A move is seen at once by the process that made it, even while another thread re-reads the
+     * offset (the poller every 250 ms, or a read of the clock): a read that began before the move
+     * must not put the old offset back after it. A container run of the sandbox API once saw an access
+     * token accepted right after a 12-hour move, for up to a poll's length.
+     */
+    @Test
+    void aMoveIsSeenAtOnceWhileAnotherThreadReReadsTheOffset() throws Exception {
+        TestDatabases.TestDb db = TestDatabases.freshShared(dir);
+        try (TestServer server = TestServer.start(db, b -> b.set(Setting.SECRETS_KEY, SecretBox.newKeyBase64()))) {
+            ServiceClock clock = server.services().clock();
+            clock.storeSandboxOffset(Duration.ZERO);
+            var stop = new java.util.concurrent.atomic.AtomicBoolean();
+            Thread rereads = Thread.ofPlatform().start(() -> {
+                while (!stop.get()) clock.readSandbox();
+            });
+            try {
+                for (int i = 1; i <= 100; i++) {
+                    clock.addToSandboxOffset(Duration.ofSeconds(1));
+                    assertEquals(Duration.ofSeconds(i), clock.sandboxOffset(), "right after move " + i);
+                }
+            } finally {
+                stop.set(true);
+                rereads.join();
+                clock.storeSandboxOffset(Duration.ZERO);
+            }
+        }
+    }
+
     @Test
     void aProductionServerNeverReadsTheSandboxOffsetAndUnmarksTheDatabase() {
         TestDatabases.TestDb db = TestDatabases.freshShared(dir);

@@ -27,11 +27,16 @@ public final class ChildJvm {
 
     /** java, the test options, {@code jvmOptions}, -cp with this JVM's classpath, and {@code mainClass}. */
     public static List<String> command(List<String> jvmOptions, String mainClass) {
+        return command(jvmOptions, System.getProperty("java.class.path"), mainClass);
+    }
+
+    /** The same on another classpath (another build's jar). */
+    public static List<String> command(List<String> jvmOptions, String classpath, String mainClass) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(OPTIONS);
         cmd.addAll(jvmOptions);
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        cmd.addAll(List.of("-cp", classpath, mainClass));
         return cmd;
     }
 

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** Runs the real CLI in-process against one database and captures what it prints. */
+/** Runs the real CLI in-process against one database (with its test key, unless the arguments give one) and captures what it prints. */
 public final class Cli {
     private final TestDatabases.TestDb db;
 
@@ -37,6 +37,10 @@ public final class Cli {
         if (!db.user().isEmpty()) {
             all.add("--set");
             all.add("db.user=" + db.user());
+        }
+        if (all.stream().noneMatch(a -> a.startsWith("secrets.key"))) {
+            all.add("--set");   // the database's key, as the test servers over it hold (TestServer.keyOf)
+            all.add("secrets.key=" + TestServer.keyOf(db));
         }
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -5,7 +5,6 @@ import dev.ledgerlink.Services;
 import dev.ledgerlink.config.Setting;
 import dev.ledgerlink.config.Settings;
 import dev.ledgerlink.net.PublicAddressGate;
-import dev.ledgerlink.secrets.SecretBox;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,7 +76,20 @@ public final class TestServer implements AutoCloseable {
                 .set(Setting.DB_POOL_SIZE, "8")
                 .set(Setting.HTTP_PORT, "0")
                 .set(Setting.DEV, "true")
-                .set(Setting.SECRETS_KEY, SecretBox.newKeyBase64());
+                .set(Setting.SECRETS_KEY, keyOf(db));
+    }
+
+    /**
+     * The secrets key of a test database: derived from its URL, so every server and command a test
+     * starts over one database holds the database's key (a node with another refuses to start).
+     */
+    public static String keyOf(TestDatabases.TestDb db) {
+        try {
+            return java.util.Base64.getEncoder().encodeToString(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(("ledgerlink test key " + db.url()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Registers a client (an HTTP client, a browser session) to be closed before the server stops. */

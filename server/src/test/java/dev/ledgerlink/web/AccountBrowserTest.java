@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import dev.ledgerlink.oauth.BrowserSession;
 import dev.ledgerlink.oauth.OAuthFlows;
 import dev.ledgerlink.oauth.Totp;
 import dev.ledgerlink.testing.Accessibility;
@@ -14,8 +16,14 @@ import dev.ledgerlink.testing.FrontEnd;
 import dev.ledgerlink.testing.Heavy;
 import dev.ledgerlink.testing.LedgerlinkTest;
 import dev.ledgerlink.testing.TestServer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -26,7 +34,8 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * axe-core and the keyboard (testing/Accessibility): a user who authorized an application signs in,
  * sees it in words, sets up an authenticator (its key read off the page, as a phone would scan it),
  * keeps the recovery codes, signs out and in again with a code, then disconnects the application,
- * whose tokens stop working at once.
+ * whose tokens stop working at once; then authorizes it again through the authorization page
+ * (password, code, the consent asked again) and its client gets tokens.
  */
 @LedgerlinkTest
 @FrontEnd
@@ -38,8 +47,21 @@ class AccountBrowserTest {
     TestServer server;
 
     @Test
-    void aUserSeesAndDisconnectsTheirAppsAndSignsInWithASecondFactor(Fixtures f) {
-        JsonNode tokens = OAuthFlows.exchange(server, f, OAuthFlows.code(server, f)).json();
+    void aUserSeesAndDisconnectsTheirAppsAndSignsInWithASecondFactor() throws Exception {
+        CompletableFuture<String> landed = new CompletableFuture<>();
+        HttpServer client = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        client.createContext("/callback", exchange -> {
+            landed.complete(exchange.getRequestURI().getRawQuery());
+            byte[] body = "<!DOCTYPE html><title>Connected</title><h1 id=\"done\">Connected</h1>".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        client.start();
+        String redirectUri = "http://127.0.0.1:" + client.getAddress().getPort() + "/callback";
+        Fixtures f = Fixtures.create(server, redirectUri);
+        JsonNode tokens = exchange(f, redirectUri, OAuthFlows.code(server, f, Map.of("redirect_uri", redirectUri)));
         String access = tokens.get("access_token").asText();
         ChromeDriver browser = Chromium.start(profile, 1100, 900);
         try {
@@ -65,6 +87,7 @@ class AccountBrowserTest {
             assertEquals(10, codes.size(), codes.toString());
             Accessibility.check(browser, "recovery codes");
             browser.findElement(By.id("done")).click();
+            assertTrue(browser.findElement(By.id("turn-off")).isDisplayed());   // the account page again, the second factor on
             assertTrue(browser.findElement(By.tagName("main")).getText().contains("10 recovery codes left"));
 
             browser.findElement(By.id("sign-out")).click();
@@ -78,13 +101,35 @@ class AccountBrowserTest {
 
             assertEquals(200, OAuthFlows.apiStatus(server, access));
             browser.findElement(By.xpath("//button[@aria-label='Disconnect Invoice Sync']")).click();
+            browser.findElement(By.cssSelector("p[role=status]"));   // the next page, with its notice
             String after = browser.findElement(By.tagName("main")).getText();
             assertTrue(after.contains("The application was disconnected") && after.contains("No application is connected"), after);
             Accessibility.check(browser, "account after a disconnect");
             assertEquals(401, OAuthFlows.apiStatus(server, access), "its tokens stopped working at once");
+
+            // The authorization code flow with the second factor: password, code, consent again (it was forgotten), back with a code.
+            browser.get(server.baseUrl() + OAuthFlows.authorizeUrl(f, Map.of("redirect_uri", redirectUri, "prompt", "login", "state", "s2")));
+            signIn(browser, f);
+            browser.findElement(By.xpath("//h1[text()='Two-step sign-in']"));
+            Accessibility.check(browser, "second factor on the authorization page");
+            server.clock.advance(Totp.STEP);   // the codes of step and step + 1 are spent: the next one, within the window
+            browser.findElement(By.id("code")).sendKeys(Totp.codeAt(key, step + 2));
+            browser.findElement(By.id("verify")).click();
+            browser.findElement(By.id("authorize")).click();
+            Map<String, String> params = BrowserSession.queryOf(redirectUri + "?" + landed.get(30, TimeUnit.SECONDS));
+            assertEquals("s2", params.get("state"));
+            assertEquals(200, OAuthFlows.apiStatus(server, exchange(f, redirectUri, params.get("code")).get("access_token").asText()));
         } finally {
             browser.quit();
+            client.stop(0);
         }
+    }
+
+    private JsonNode exchange(Fixtures f, String redirectUri, String code) {
+        var r = server.http.postForm("/auth/oauth/token", BrowserSession.form(Map.of("grant_type", "authorization_code",
+                "client_id", f.app().clientId(), "client_secret", f.clientSecret(), "code", code, "redirect_uri", redirectUri)));
+        assertEquals(200, r.status(), r.body());
+        return r.json();
     }
 
     private static void signIn(ChromeDriver browser, Fixtures f) {

@@ -46,7 +46,7 @@ class InvoiceSyncTest {
             String code = Notification.parse(verification.substring(0, verification.indexOf('\n'))).verifier();
             assertTrue(callbacks.verify(callback.id(), code).verified());
 
-            long ana = sandbox.services().users().findByEmail("ana@example.com").orElseThrow().id();
+            long ana = sandbox.userId("ana@example.com");
             sandbox.publish("ANA01", "invoice.create", 42, ana);
             String event = bodies.poll(60, TimeUnit.SECONDS);
             String body = event.substring(0, event.indexOf('\n')), signature = event.substring(event.indexOf('\n') + 1);

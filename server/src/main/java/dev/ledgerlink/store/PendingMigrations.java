@@ -1,0 +1,16 @@
+package dev.ledgerlink.store;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A node that must not migrate (db.migrate=never) waited db.migrate-wait for the migrate step, and
+ * this build's migrations are still not applied: it exits with code 4, naming them.
+ */
+public final class PendingMigrations extends RuntimeException {
+    public PendingMigrations(List<SchemaStatus.Migration> pending, Duration waited) {
+        super("the database lacks this build's migrations " + SchemaStatus.names(pending) + " and db.migrate=never, so this node does not "
+                + "apply them; waited " + waited + " (db.migrate-wait) for them to be applied by `ledgerlink db migrate` (docs/operations.md, "
+                + "\"Upgrading\")", null, false, false);
+    }
+}
