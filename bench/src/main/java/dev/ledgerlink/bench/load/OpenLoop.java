@@ -25,13 +25,7 @@ public final class OpenLoop {
     /** Runs {@code workers} workers at {@code perSecond} requests a second in all, for {@code duration}. */
     public static Outcome run(double perSecond, int workers, Duration duration, ClosedLoop.WorkerFactory factory) throws InterruptedException {
         if (perSecond <= 0 || workers < 1) throw new IllegalArgumentException("a rate above 0 and at least one worker");
-        List<ClosedLoop.Worker> prepared = new ArrayList<>();
-        try {
-            for (int i = 0; i < workers; i++) prepared.add(factory.create(i));
-        } catch (Exception e) {
-            prepared.forEach(ClosedLoop.Worker::close);
-            throw new IllegalStateException("could not prepare load worker: " + e, e);
-        }
+        List<ClosedLoop.Worker> prepared = ClosedLoop.prepare(workers, factory);
         long intervalNanos = (long) (workers * 1e9 / perSecond);
         long start = System.nanoTime() + 50_000_000L;
         long end = start + duration.toNanos();

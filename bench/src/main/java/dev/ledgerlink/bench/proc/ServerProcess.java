@@ -165,12 +165,17 @@ public final class ServerProcess implements AutoCloseable {
     public Path log() { return log; }
     public String baseUrl() { return "http://127.0.0.1:" + port; }
 
-    /** SIGTERM (the server's shutdown hook drains), then a forced kill after 15 s. */
+    /**
+     * SIGTERM (the server's shutdown hook drains), then a forced kill after 60 s. The server's own
+     * stop takes up to shutdown.drain and shutdown.grace (25 s by default) and then closes the
+     * database; killed before that, an H2 file counts as left by a crash and the next start rebuilds
+     * it (store/H2CrashRepair), which over a large file takes minutes.
+     */
     @Override
     public void close() {
         process.destroy();
         try {
-            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 process.waitFor(5, TimeUnit.SECONDS);
             }

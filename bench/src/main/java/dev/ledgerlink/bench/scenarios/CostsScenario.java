@@ -69,22 +69,7 @@ public final class CostsScenario implements Scenario {
 
     @Override
     public List<Figure> run(BenchRun run) throws Exception {
-        List<Figure> out = new ArrayList<>();
-        PrivatePostgres pg = null;
-        try {
-            for (BenchDatabase.Kind kind : run.config().databases()) {
-                try {
-                    if (kind == BenchDatabase.Kind.POSTGRES && pg == null) pg = PrivatePostgres.start(dir.resolve("pg"));
-                    out.addAll(onDatabase(run, kind, pg));
-                } catch (Exception e) {
-                    e.printStackTrace();
-                    out.add(Figure.notMeasured(name(), "(scenario failed)", kind.label(), "", null, e.toString()));
-                }
-            }
-        } finally {
-            if (pg != null) pg.close();
-        }
-        return out;
+        return onEachDatabase(run, dir.resolve("pg"), (kind, pg) -> onDatabase(run, kind, pg));
     }
 
     private List<Figure> onDatabase(BenchRun run, BenchDatabase.Kind kind, PrivatePostgres pg) throws Exception {
