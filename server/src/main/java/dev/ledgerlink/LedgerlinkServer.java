@@ -113,6 +113,7 @@ public final class LedgerlinkServer implements AutoCloseable {
             Restores.announce(db, clock.instant()).ifPresent(r -> LOG.warn("started on a restored database: {}", r.describe()));
             services.deliveryEngine().ifPresent(e -> workers.add(0, e));   // stops last
             workers.add(services.journal());   // writes its last queued entries once the web server has stopped
+            workers.add(services.faults());   // its reader thread (development mode)
             if (settings.get(Setting.BASE_URL).isBlank() && !settings.flag(Setting.DEV)) {
                 LOG.warn("base-url is not set: discovery and the "
                         + "authorization flow announce this server's bound address (http://host:port); set base-url "

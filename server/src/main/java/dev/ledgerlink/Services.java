@@ -133,7 +133,8 @@ public record Services(
             var deliveries = new DeliveryService(jdbi, database.dialect(), clock, new Recovery(
                     settings.duration(Setting.DELIVERY_RECOVER_SPACING), settings.duration(Setting.DELIVERY_RECOVER_MAX_WINDOW)),
                     engine.<HandOff>map(e -> e).orElse(HandOff.NONE), order, deliveryReads);
-            var journal = new RequestJournal(jdbi, applications, Math.max(1, settings.integer(Setting.SANDBOX_JOURNAL_SIZE)));
+            var faults = new Faults(jdbi, clock);
+            var journal = new RequestJournal(jdbi, applications, tokens, Math.max(1, settings.integer(Setting.SANDBOX_JOURNAL_SIZE)));
             var callbacks = new CallbackService(jdbi, clock, accounts, keys, new CallbackUriRule(addressGate), audit,
                     callbackQueue, deliveries::enqueued);
             Services services = new Services(settings, clock, database, metrics, tracing, audit,
@@ -154,12 +155,16 @@ public record Services(
                     new OperatorCallbacks(jdbi, clock, callbackQueue, audit),
                     notices,
                     new RetentionSweeper(jdbi, database.dialect(), clock, RetentionRules.of(settings), settings.integer(Setting.RETENTION_BATCH_SIZE), metrics),
-                    new Faults(jdbi, clock),
+                    faults,
                     journal,
                     engine,
                     readiness);
-            // Development mode's journal of the applications' calls: a server writes it, the CLI only reads it.
-            if (runEngine && devMode) journal.start();
+            // Development mode's journal of the applications' calls and its fault rules: a server writes the
+            // journal and keeps reading the rules; the CLI only reads the one and changes the other.
+            if (runEngine && devMode) {
+                journal.start();
+                faults.start();
+            }
             engine.ifPresent(DeliveryEngine::start);
             return services;
         } catch (RuntimeException e) {

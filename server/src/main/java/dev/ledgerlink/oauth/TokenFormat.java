@@ -39,8 +39,12 @@ public final class TokenFormat {
         }
     }
 
-    /** A token string as presented, parsed: where its row is and what the row's token_hash must be. */
-    sealed interface Presented {}
+    /**
+     * A token string as presented, parsed: where its row is and what the row's token_hash must be.
+     * Public as an opaque value (development mode's journal holds one until its writer names the
+     * token's application, TokenService.issuedTo): it carries the secret's hash, never the secret.
+     */
+    public sealed interface Presented {}
 
     /** One of ours: the row {@code id} of {@code kind}, whose token_hash must equal {@code hash}. */
     record Selected(Kind kind, long id, byte[] hash) implements Presented {}

@@ -147,13 +147,20 @@ public final class TokenService implements AccessTokenVerifier {
     }
 
     /**
-     * The application an access token was issued to, whatever its state now (expired or revoked);
-     * empty for a token never issued. Development mode's journal and fault rules name the
-     * application of a refused token by it (docs/sandbox.md, "Journal"): it authenticates nothing.
+     * An access token string as presented, parsed without the database: what {@link #issuedTo} looks
+     * up. Holds the secret's hash, not the secret.
      */
-    public Optional<Long> issuedTo(String accessToken) {
-        if (accessToken == null || accessToken.isEmpty() || accessToken.length() > MAX_TOKEN_LENGTH) return Optional.empty();
-        TokenFormat.Presented token = format.parse(accessToken);
+    public TokenFormat.Presented presented(String accessToken) {
+        return accessToken == null || accessToken.isEmpty() ? new TokenFormat.Foreign() : parse(accessToken);
+    }
+
+    /**
+     * The application an access token was issued to, whatever its state now (expired or revoked);
+     * empty for a token never issued (one that cannot be ours without a statement). Development mode's
+     * journal and fault rules name the application of a refused token by it (docs/sandbox.md,
+     * "Journal"): it authenticates nothing.
+     */
+    public Optional<Long> issuedTo(TokenFormat.Presented token) {
         if (token instanceof TokenFormat.Foreign) return Optional.empty();
         return jdbi.withHandle(h -> new TokenStore(h).accessToken(token)).map(AccessTokenRow::applicationId);
     }

@@ -1,26 +1,33 @@
 package dev.ledgerlink.sandbox;
 
 import dev.ledgerlink.store.DbTime;
+import dev.ledgerlink.store.RepeatingTask;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The fault rules of development mode (docs/sandbox.md, "Faults"): stored in the database so that
- * every process of one sandbox applies the same rules, and kept in memory so that a request when no
- * rule exists costs nothing measurable: the rules are read again only when the version row changed,
- * and that one number is read at most every {@link #RECHECK_MS} ms (at once after a change made by
- * this process). Taking a match decrements the rule's count in the database in one statement, so
- * two processes never both take its last one.
+ * every process of one sandbox applies the same rules, and kept in memory so that a request reads
+ * nothing from the database to learn them. A reader thread ({@link #start}) reads the version row
+ * every {@link #RECHECK_MS} ms, and the rules again only when it changed; a change made by this
+ * process is read back at once by the call that made it. Taking a match decrements the rule's count
+ * in the database in one statement, so two processes never both take its last one.
+ *
+ * <p>Why not on the request's path: with the database unreachable, every statement waits for a pool
+ * connection (DeliverySettings.CONNECTION_WAIT) before it fails, so a request that re-read the rules
+ * waited that long before its own route waited again for the same answer, the documented 503
+ * (DatabaseOutageTest). Now only a request that matches a rule touches the database for it.
  */
-public final class Faults {
-    /** How stale a process's view of rules added or cleared by another process may be. */
+public final class Faults implements AutoCloseable {
+    /** How often a server reads the version row: how stale its view of rules added or cleared by another process may be. */
     public static final long RECHECK_MS = 250;
+    private static final Logger LOG = LoggerFactory.getLogger(Faults.class);
 
     /** What a rule may match on, asked only when a rule of the route needs it (client_id may take a token look-up). */
     public interface Request {
@@ -28,21 +35,33 @@ public final class Faults {
         String grantType();
     }
 
-    private record Snapshot(long version, List<FaultRule> active, long checkedAtNanos) {}
+    /** The rules with matches left as of {@code version} of the version row. */
+    private record Snapshot(long version, List<FaultRule> active) {}
 
     private final Jdbi jdbi;
     private final Clock clock;
-    private final AtomicBoolean rechecking = new AtomicBoolean();
-    private static final long UNKNOWN = Long.MIN_VALUE;
-    private final AtomicLong localChanges = new AtomicLong();
-    private volatile Snapshot snapshot = new Snapshot(UNKNOWN, List.of(), System.nanoTime());
+    /** Replaced whole (by {@link #install} and {@link #forget}, one at a time); read by requests without a lock. */
+    private volatile Snapshot snapshot = new Snapshot(Long.MIN_VALUE, List.of());
+    private volatile RepeatingTask reader;
 
     public Faults(Jdbi jdbi, Clock clock) {
         this.jdbi = jdbi;
         this.clock = clock;
     }
 
-    /** Stores a rule (422 naming the fields at fault when the draft is not one). */
+    /**
+     * Reads the rules now and starts the thread that keeps reading them (a server in development mode;
+     * the CLI only adds, lists and clears). A database away at start leaves no rule in force until it returns.
+     */
+    public Faults start() {
+        readQuietly();
+        // the database away: the rules last read stay in force; /readyz reports the outage
+        reader = RepeatingTask.start("sandbox-faults", Duration.ofMillis(RECHECK_MS), this::read,
+                e -> LOG.debug("sandbox faults: cannot read the rules (will retry): {}", e.toString()));
+        return this;
+    }
+
+    /** Stores a rule (422 naming the fields at fault when the draft is not one); this process's next request sees it. */
     public FaultRule add(FaultRule.Draft draft) {
         FaultRule r = FaultRule.validate(draft, DbTime.now(clock));
         var e = r.effect();
@@ -53,7 +72,7 @@ public final class Faults {
             store.bump();
             return newId;
         });
-        invalidate();
+        readQuietly();
         return new FaultRule(id, r.route(), r.clientId(), r.grantType(), e, r.times(), r.remaining(), r.createdAt());
     }
 
@@ -62,7 +81,7 @@ public final class Faults {
         return jdbi.withExtension(FaultStore.class, FaultStore::all);
     }
 
-    /** Removes every rule; returns how many there were. */
+    /** Removes every rule; returns how many there were. This process's next request sees none. */
     public int clear() {
         int removed = jdbi.inTransaction(h -> {
             FaultStore store = h.attach(FaultStore.class);
@@ -70,16 +89,16 @@ public final class Faults {
             store.bump();
             return n;
         });
-        invalidate();
+        readQuietly();
         return removed;
     }
 
     /**
      * The rule this request falls under, its match taken (the oldest matching rule with one left), or
-     * empty. With no rule of the route in memory this reads nothing but a field.
+     * empty. Reads the rules in memory; only a matching rule costs a statement (taking its match).
      */
     public Optional<FaultRule> take(FaultRoute route, Request request) {
-        List<FaultRule> active = active();
+        List<FaultRule> active = snapshot.active();
         if (active.isEmpty()) return Optional.empty();
         String clientId = null;
         String grantType = null;
@@ -102,39 +121,41 @@ public final class Faults {
         return Optional.empty();
     }
 
-    private List<FaultRule> active() {
-        Snapshot s = snapshot;
-        boolean changedHere = s.version() == UNKNOWN;
-        if (!changedHere && System.nanoTime() - s.checkedAtNanos() < TimeUnit.MILLISECONDS.toNanos(RECHECK_MS)) return s.active();
-        boolean mine = rechecking.compareAndSet(false, true);
-        if (!mine && !changedHere) return s.active();   // another request is reading the version right now
+    /** The version row, then the rules when it moved. */
+    private void read() {
+        long version = jdbi.withExtension(FaultStore.class, FaultStore::version);
+        if (version == snapshot.version()) return;
+        install(version, List.copyOf(jdbi.withExtension(FaultStore.class, FaultStore::active)));
+    }
+
+    /** After a change here, or at start: a failure leaves the rules last read, and the reader tries again. */
+    private void readQuietly() {
         try {
-            long changes = localChanges.get();
-            long version = jdbi.withExtension(FaultStore.class, FaultStore::version);
-            List<FaultRule> active = version == s.version() ? s.active() : List.copyOf(jdbi.withExtension(FaultStore.class, FaultStore::active));
-            // a change made by this process while we read: the next request reads again
-            snapshot = new Snapshot(changes == localChanges.get() ? version : UNKNOWN, active, System.nanoTime());
-            return active;
-        } catch (RuntimeException databaseUnreachable) {
-            // A sandbox rule must not change how a route answers an outage (a token that cannot be ours
-            // is still a 401, DatabaseOutageTest): keep the rules last read, and read again later.
-            snapshot = new Snapshot(s.version(), s.active(), System.nanoTime());
-            return s.active();
-        } finally {
-            if (mine) rechecking.set(false);
+            read();
+        } catch (RuntimeException e) {
+            LOG.debug("sandbox faults: cannot read the rules now: {}", e.toString());
         }
     }
 
-    /** After a change by this process: the next request reads the rules again, whatever the time. */
-    private void invalidate() {
-        localChanges.incrementAndGet();
-        snapshot = new Snapshot(UNKNOWN, snapshot.active(), snapshot.checkedAtNanos());
+    /**
+     * A read older than the one in place is dropped: the reader thread's read that began before a change
+     * made here would otherwise put back the rules from before it until the next change. (The version
+     * row only grows: every add, clear and reset bumps it.)
+     */
+    private synchronized void install(long version, List<FaultRule> active) {
+        if (version >= snapshot.version()) snapshot = new Snapshot(version, active);
     }
 
     private synchronized void forget(FaultRule spent) {
         Snapshot s = snapshot;
         List<FaultRule> left = new ArrayList<>(s.active());
         left.removeIf(r -> r.id() == spent.id());
-        snapshot = new Snapshot(s.version(), List.copyOf(left), s.checkedAtNanos());
+        snapshot = new Snapshot(s.version(), List.copyOf(left));
+    }
+
+    @Override
+    public void close() {
+        RepeatingTask t = reader;
+        if (t != null) t.close();
     }
 }

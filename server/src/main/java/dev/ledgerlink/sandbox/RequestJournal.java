@@ -2,13 +2,16 @@ package dev.ledgerlink.sandbox;
 
 import dev.ledgerlink.accounts.Application;
 import dev.ledgerlink.accounts.ApplicationService;
+import dev.ledgerlink.oauth.TokenFormat;
+import dev.ledgerlink.oauth.TokenService;
+import dev.ledgerlink.store.RepeatingTask;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,32 +35,38 @@ public final class RequestJournal implements AutoCloseable {
 
     /**
      * A call as the web layer saw it. The client is named by {@code clientId} when the request said it
-     * (token endpoints, the authorization page), else by the access token's {@code applicationId},
-     * resolved by the writer, off the request's path.
+     * (token endpoints, the authorization page), else by {@code applicationId} (an access token the
+     * route accepted), else by {@code refusedToken}, the access token it presented and the route did
+     * not accept (expired, revoked, unknown, or not looked at: the database away), whose application
+     * the writer looks up. Both are resolved by the writer, off the request's path: a request never
+     * waits on the database for its journal entry.
      */
-    public record Call(Instant receivedAt, String clientId, Long applicationId, String method, String path, int status, String error,
-                       String errorDescription, int durationMs) {}
+    public record Call(Instant receivedAt, String clientId, Long applicationId, TokenFormat.Presented refusedToken, String method,
+                       String path, int status, String error, String errorDescription, int durationMs) {}
 
     private final Jdbi jdbi;
     private final ApplicationService applications;
+    private final TokenService tokens;
     private final int keep;
     private final LinkedBlockingQueue<Call> queue = new LinkedBlockingQueue<>(MAX_QUEUED);
     private final Map<Long, String> clientIds = new ConcurrentHashMap<>();
     private final Object writing = new Object();
-    private volatile Thread writer;
+    private volatile RepeatingTask writer;
     private volatile boolean open = true;
     private long dropped;   // guarded by writing
     private long writtenSinceTrim;   // guarded by writing
 
-    public RequestJournal(Jdbi jdbi, ApplicationService applications, int keep) {
+    public RequestJournal(Jdbi jdbi, ApplicationService applications, TokenService tokens, int keep) {
         this.jdbi = jdbi;
         this.applications = applications;
+        this.tokens = tokens;
         this.keep = keep;
     }
 
     /** Starts the writer thread (a server in development mode; a CLI process only reads). */
     public RequestJournal start() {
-        writer = Thread.ofPlatform().daemon().name("request-journal").start(this::writeLoop);
+        writer = RepeatingTask.start("request-journal", Duration.ofMillis(FLUSH_MS), this::flush,
+                e -> LOG.warn("the request journal could not be written (will retry): {}", e.toString()));
         return this;
     }
 
@@ -105,7 +114,7 @@ public final class RequestJournal implements AutoCloseable {
         List<Integer> duration = new ArrayList<>(size);
         for (Call c : batch) {
             at.add(c.receivedAt());
-            client.add(cut(c.clientId() != null ? c.clientId() : clientIdOf(c.applicationId()), 64));
+            client.add(cut(c.clientId() != null ? c.clientId() : clientIdOf(applicationOf(c)), 64));
             method.add(cut(c.method(), 8));
             path.add(cut(c.path(), 512));
             status.add(c.status());
@@ -122,6 +131,12 @@ public final class RequestJournal implements AutoCloseable {
         writtenSinceTrim = trim ? 0 : writtenSinceTrim + size;
     }
 
+    /** The application of the call's access token: the one the route accepted, or the one a refused token was issued to. */
+    private Long applicationOf(Call c) {
+        if (c.applicationId() != null || c.refusedToken() == null) return c.applicationId();
+        return tokens.issuedTo(c.refusedToken()).orElse(null);
+    }
+
     private String clientIdOf(Long applicationId) {
         if (applicationId == null) return null;
         return clientIds.computeIfAbsent(applicationId, id -> applications.find(id).map(Application::clientId).orElse(null));
@@ -131,32 +146,12 @@ public final class RequestJournal implements AutoCloseable {
         return s == null || s.length() <= max ? s : s.substring(0, max);
     }
 
-    private void writeLoop() {
-        while (open) {
-            try {
-                Thread.sleep(FLUSH_MS);
-                flush();
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                LOG.warn("the request journal could not be written (will retry): {}", e.toString());
-            }
-        }
-    }
-
     /** Stops the writer and writes what is still queued. */
     @Override
     public void close() {
         open = false;
-        Thread w = writer;
-        if (w != null) {
-            w.interrupt();
-            try {
-                w.join(TimeUnit.SECONDS.toMillis(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        RepeatingTask w = writer;
+        if (w != null) w.close();
         try {
             flush();
         } catch (RuntimeException e) {

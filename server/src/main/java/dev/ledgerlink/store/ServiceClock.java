@@ -7,7 +7,6 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,7 +63,9 @@ public final class ServiceClock extends Clock implements AutoCloseable {
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private volatile long databaseOffsetNanos;
     private volatile long sandboxOffsetNanos;
-    private volatile Thread poller;
+    private volatile RepeatingTask poller;
+    /** When the poller next measures the database's clock (System.nanoTime; read and written by the poller only). */
+    private long nextDatabaseNanos;
 
     private ServiceClock(Clock base, Jdbi jdbi, Database.Dialect dialect, Sandbox sandbox) {
         this.base = base;
@@ -229,41 +230,24 @@ public final class ServiceClock extends Clock implements AutoCloseable {
     private void startPolling() {
         boolean database = dialect == Database.Dialect.POSTGRESQL;
         if (!database && sandbox == Sandbox.OFF) return;
-        Thread t = Thread.ofPlatform().daemon().name("service-clock").unstarted(() -> poll(database));
-        poller = t;
-        t.start();
+        nextDatabaseNanos = System.nanoTime() + DATABASE_POLL.toNanos();
+        poller = RepeatingTask.start("service-clock", sandbox == Sandbox.OFF ? DATABASE_POLL : SANDBOX_POLL, () -> poll(database),
+                // the database is away: the last offsets stay; /readyz reports the outage
+                e -> LOG.debug("service clock: cannot read the database: {}", e.toString()));
     }
 
     private void poll(boolean database) {
-        long nextDatabase = System.nanoTime() + DATABASE_POLL.toNanos();
-        Duration step = sandbox == Sandbox.OFF ? DATABASE_POLL : SANDBOX_POLL;
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                TimeUnit.NANOSECONDS.sleep(step.toNanos());
-                readSandbox();
-                if (database && System.nanoTime() - nextDatabase >= 0) {
-                    nextDatabase = System.nanoTime() + DATABASE_POLL.toNanos();
-                    measureDatabase();
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                // the database is away: the last offsets stay; /readyz reports the outage
-                LOG.debug("service clock: cannot read the database: {}", e.toString());
-            }
+        readSandbox();
+        if (database && System.nanoTime() - nextDatabaseNanos >= 0) {
+            nextDatabaseNanos = System.nanoTime() + DATABASE_POLL.toNanos();
+            measureDatabase();
         }
     }
 
     @Override
     public void close() {
-        Thread t = poller;
-        if (t == null) return;
-        t.interrupt();
-        try {
-            t.join(2_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        RepeatingTask t = poller;
+        if (t != null) t.close();
     }
 
     @Override

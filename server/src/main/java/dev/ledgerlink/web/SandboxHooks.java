@@ -1,6 +1,7 @@
 package dev.ledgerlink.web;
 
 import dev.ledgerlink.Services;
+import dev.ledgerlink.oauth.TokenFormat;
 import dev.ledgerlink.oauth.TokenPrincipal;
 import dev.ledgerlink.sandbox.FaultRoute;
 import dev.ledgerlink.sandbox.Faults;
@@ -15,6 +16,14 @@ import java.util.concurrent.TimeUnit;
  * introspect, identity, callbacks): before the route, the fault rules (sandbox.Faults); after it, one
  * entry in the request journal (sandbox.RequestJournal), queued, written off the request's path.
  * Registered first, so that even a request refused by an earlier check is journaled.
+ *
+ * <p>What these hooks may ask the database, so that development mode answers a database outage as
+ * production does (decisions.md, "Durability and failure"; DatabaseOutageTest): nothing after the
+ * route (the journal's writer names the application of a refused token, later); before it, only
+ * what a rule that matches needs (a {@code client_id} rule on identity or callbacks looks up the
+ * token's application; a match is taken in one statement). A statement that fails there fails the
+ * request with the documented 503 at once, in place of the route, which would wait for the same
+ * database again.
  */
 final class SandboxHooks {
     private static final String ROUTE = "ledgerlink.app-route";
@@ -71,9 +80,10 @@ final class SandboxHooks {
             }
         }
         TokenPrincipal principal = BearerAuth.principalOf(ctx);
-        Long application = principal != null ? Long.valueOf(principal.applicationId()) : tokenApplication(ctx, route);
+        Long application = principal != null ? Long.valueOf(principal.applicationId()) : null;
+        TokenFormat.Presented refused = principal == null && namesClientByToken(route) ? presentedToken(ctx) : null;
         journal.record(new RequestJournal.Call(services.clock().instant(), AppCalls.declaredClientId(ctx, route),
-                application, ctx.method().name(), ctx.path(), ctx.statusCode(), error, description, ms));
+                application, refused, ctx.method().name(), ctx.path(), ctx.statusCode(), error, description, ms));
     }
 
     /** The client_id a rule matches: declared by the request, else the application of its access token. */
@@ -86,12 +96,24 @@ final class SandboxHooks {
 
     /**
      * On identity and callbacks, the application the request's access token was issued to, accepted or
-     * not: an expired or revoked token still names its application, so "why did my call fail" shows the 401.
+     * not: an expired or revoked token still names its application. One statement, made only for a
+     * rule that names a client_id.
      */
     private Long tokenApplication(Context ctx, FaultRoute route) {
-        if (route != FaultRoute.IDENTITY && route != FaultRoute.CALLBACKS) return null;
-        String token = BearerHeader.credential(ctx);
+        if (!namesClientByToken(route)) return null;
+        TokenFormat.Presented token = presentedToken(ctx);
         return token == null ? null : services.tokens().issuedTo(token).orElse(null);
+    }
+
+    /** The routes whose client is the application of their access token, not a client_id the request declares. */
+    private static boolean namesClientByToken(FaultRoute route) {
+        return route == FaultRoute.IDENTITY || route == FaultRoute.CALLBACKS;
+    }
+
+    /** The request's bearer token, parsed (its hash, not the secret), or null when it sent none. */
+    private TokenFormat.Presented presentedToken(Context ctx) {
+        String token = BearerHeader.credential(ctx);
+        return token == null ? null : services.tokens().presented(token);
     }
 
     private static String queryParameter(String location, String name) {

@@ -215,14 +215,14 @@ class SandboxFaultsTest {
         Services second = Services.create(server.services().settings(), Clock.systemUTC(),
                 dev.ledgerlink.LedgerlinkServer.openDatabase(server.services().settings(), null),
                 new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT));
-        try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
+        try (ExecutorService pool = Executors.newFixedThreadPool(8); Faults secondFaults = second.faults().start()) {
             List<Callable<Boolean>> tries = new ArrayList<>();
             Faults.Request anyone = new Faults.Request() {
                 @Override public String clientId() { return null; }
                 @Override public String grantType() { return null; }
             };
             for (int i = 0; i < 40; i++) {
-                Faults faults = i % 2 == 0 ? server.services().faults() : second.faults();
+                Faults faults = i % 2 == 0 ? server.services().faults() : secondFaults;
                 tries.add(() -> faults.take(FaultRoute.IDENTITY, anyone).isPresent());
             }
             int taken = 0;

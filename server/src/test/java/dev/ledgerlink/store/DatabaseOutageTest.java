@@ -3,6 +3,7 @@ package dev.ledgerlink.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ledgerlink.sandbox.FaultRule;
 import dev.ledgerlink.testing.Eventually;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.Heavy;
@@ -55,6 +56,11 @@ class DatabaseOutageTest {
             PublishingUnderFaults.recordDelivered(receiver, delivered);
             String accountId = f.account().accountId();
             String accessToken = f.issue().accessToken();
+            // Development mode (as test servers run): a client_id rule on identity, of another application and
+            // with an effect this test would notice, makes the sandbox's hook look up the token's application
+            // before the route. With the database down that look-up is the request's one wait for a
+            // connection, answered with the documented 503 (web/SandboxHooks).
+            server.services().faults().add(new FaultRule.Draft("identity", "anotherapp01", null, 429, null, null, null, 1000));
 
             AtomicBoolean stop = new AtomicBoolean();
             List<Thread> publishers = new ArrayList<>();
@@ -70,7 +76,8 @@ class DatabaseOutageTest {
             TestHttp.Response ready = server.http.get("/readyz");
             assertEquals(503, ready.status(), "/readyz with the database down: " + ready.body());
             assertEquals(200, server.http.get("/healthz").status(), "the process itself stays alive");
-            // A real token cannot be checked: 503, never a 401 that would tell its client to sign in again.
+            // A real token cannot be checked: 503, never a 401 that would tell its client to sign in again; and
+            // development mode's hooks add no wait of their own (the answer comes within the client's timeout).
             assertUnavailableShape(server.http.get("/auth/api/v1/users/me", f.bearer(accessToken)), "identity endpoint");
             // A string that cannot be a token of ours is refused without the database (oauth/TokenFormat).
             assertEquals(401, server.http.get("/auth/api/v1/users/me", f.bearer("whatever-token")).status());
