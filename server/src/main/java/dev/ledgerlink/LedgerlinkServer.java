@@ -12,6 +12,9 @@ import dev.ledgerlink.retention.RetentionWorker;
 import dev.ledgerlink.events.OperatorKey;
 import dev.ledgerlink.store.ConnectionBudget;
 import dev.ledgerlink.store.Database;
+import dev.ledgerlink.store.PendingMigrations;
+import dev.ledgerlink.store.SchemaStatus;
+import dev.ledgerlink.store.Restores;
 import dev.ledgerlink.tracing.Tracing;
 import dev.ledgerlink.delivery.DeliveryEngine;
 import dev.ledgerlink.web.Draining;
@@ -106,6 +109,8 @@ public final class LedgerlinkServer implements AutoCloseable {
             ConnectionBudget.read(db, settings.integer(Setting.DB_POOL_SIZE)).filter(r -> !r.fits()).ifPresent(r -> LOG.warn(r.warning()));
             readiness.hold("starting the services");
             Services services = Services.withDeliveryEngine(settings, clock, resolver, db, metrics, tracing, readiness);
+            // Once the keys are checked: a node refused for its key has not started on the database, and says nothing of it.
+            Restores.announce(db, clock.instant()).ifPresent(r -> LOG.warn("started on a restored database: {}", r.describe()));
             services.deliveryEngine().ifPresent(e -> workers.add(0, e));   // stops last
             workers.add(services.journal());   // writes its last queued entries once the web server has stopped
             workers.add(services.faults());   // its reader thread (development mode)
@@ -139,10 +144,24 @@ public final class LedgerlinkServer implements AutoCloseable {
         }
     }
 
-    /** The configured database, its schema brought up to date (the CLI's commands that work on it). */
+    /**
+     * The configured database for the CLI's commands that work on it: its schema brought up to date, or
+     * with db.migrate=never (a user without the right to change it) checked to be this build's
+     * ({@link PendingMigrations}, exit code 4, when it is not).
+     */
     public static Database openDatabase(Settings settings, io.micrometer.core.instrument.MeterRegistry metrics) {
-        return Database.open(settings.get(Setting.DB_URL), settings.get(Setting.DB_USER), settings.get(Setting.DB_PASSWORD),
+        if (SchemaSettings.from(settings).migrateAtStart()) {
+            return Database.open(settings.get(Setting.DB_URL), settings.get(Setting.DB_USER), settings.get(Setting.DB_PASSWORD),
+                    settings.integer(Setting.DB_POOL_SIZE), metrics);
+        }
+        Database db = Database.connect(settings.get(Setting.DB_URL), settings.get(Setting.DB_USER), settings.get(Setting.DB_PASSWORD),
                 settings.integer(Setting.DB_POOL_SIZE), metrics);
+        SchemaStatus status = db.schemaStatus();
+        if (!status.canServe()) {
+            db.close();
+            throw new PendingMigrations(status.pending());
+        }
+        return db;
     }
 
     public Services services() { return services; }

@@ -27,7 +27,7 @@ final class SchemaStep {
 
     static SchemaStatus run(Database db, SchemaSettings settings, Readiness readiness) throws InterruptedException {
         SchemaStatus status = settings.migrateAtStart() ? migrate(db, readiness) : await(db, settings.migrateWait(), readiness);
-        LOG.info("{}", status.describe());
+        LOG.info("{}{}", status.describe(), settings.migrateAtStart() ? "" : "; this node applies no migration (db.migrate=never)");
         return status;
     }
 

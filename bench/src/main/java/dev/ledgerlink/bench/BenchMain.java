@@ -4,7 +4,10 @@ import dev.ledgerlink.bench.proc.BenchDatabase;
 import dev.ledgerlink.bench.report.Figure;
 import dev.ledgerlink.bench.report.Report;
 import dev.ledgerlink.bench.scenarios.DeliveryScenario;
+import dev.ledgerlink.bench.growth.GrowthDatabase;
+import dev.ledgerlink.bench.scenarios.CostsScenario;
 import dev.ledgerlink.bench.scenarios.FloodScenario;
+import dev.ledgerlink.bench.scenarios.GrowthScenario;
 import dev.ledgerlink.bench.scenarios.IsolationScenario;
 import dev.ledgerlink.bench.scenarios.PeerScenario;
 import dev.ledgerlink.bench.scenarios.SignInFloodScenario;
@@ -49,7 +52,9 @@ public final class BenchMain implements Callable<Integer> {
     boolean tracing;
 
     @Option(names = "--only", split = ",", description = "Run only these scenarios: token, delivery, isolation, footprint, signin, flood; "
-            + "soak (never part of a plain run: --minutes N of mixed load, the server read every minute).")
+            + "soak (never part of a plain run: --minutes N of mixed load, the server read every minute); "
+            + "growth (never part of a plain run: the same loads on an empty and on a filled database, --scale); "
+            + "costs (never part of a plain run: each operation's cost, and the sizing guide's check on a mixed load).")
     List<String> only = new ArrayList<>();
 
     @Option(names = "--peer", description = "keycloak: measure Keycloak's refresh grants beside ledgerlink's in this run "
@@ -63,6 +68,14 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--minutes", defaultValue = "30", description = "With --only soak: how long the soak's load runs on each database"
             + " (default: ${DEFAULT-VALUE}); the server is read every minute.")
     int minutes;
+
+    @Option(names = "--scale", description = "With --only growth: the filled PostgreSQL database's size, 1 being issue 45's"
+            + " (10.7 million refresh tokens, 100,000 callbacks, ...); H2's is a tenth of it. Default: 1 (0.001 with --quick).")
+    Double scale;
+
+    @Option(names = "--growth-dir", description = "With --only growth: where the filled databases, their records and the harness's own"
+            + " PostgreSQL cluster are kept between runs (default: LEDGERLINK_BENCH_GROWTH_DIR or /var/tmp/ledgerlink-growth).")
+    Path growthDir;
 
     @Option(names = "--keycloak-zip", description = "The keycloak-quarkus-dist zip for --peer keycloak (scripts/bench fetches it with Maven).")
     Path keycloakZip;
@@ -97,6 +110,12 @@ public final class BenchMain implements Callable<Integer> {
             scenarios.add(p);
             selected.add(p.name());
         }
+        if (selected.contains("growth")) {
+            double sc = scale != null ? scale : quick ? 0.001 : 1;
+            if (!(sc > 0) || sc > 10) throw new CommandLine.ParameterException(new CommandLine(this), "--scale must be above 0 and at most 10");
+            scenarios.add(new GrowthScenario(sc, growthDir != null ? growthDir : GrowthDatabase.defaultDir()));
+        }
+        if (selected.contains("costs")) scenarios.add(new CostsScenario(growthDir != null ? growthDir : GrowthDatabase.defaultDir()));
         if (selected.contains("soak")) {
             if (minutes < 1) throw new CommandLine.ParameterException(new CommandLine(this), "--minutes must be at least 1");
             scenarios.add(new SoakScenario(Duration.ofMinutes(minutes), Duration.ofMinutes(1)));

@@ -54,9 +54,9 @@ public final class BenchRun implements AutoCloseable {
         private String profileLabel;
         private Path jfr;
 
-        Stage(BenchDatabase.Kind kind) {
-            db = BenchDatabase.fresh(kind);
-            settings.put(Setting.SECRETS_KEY.key(), SecretBox.newKeyBase64());
+        Stage(BenchDatabase db, String secretsKey) {
+            this.db = db;
+            settings.put(Setting.SECRETS_KEY.key(), secretsKey);
             settings.put(Setting.OPERATOR_KEY.key(), operatorKey);
             if (traces != null) settings.put(Setting.TRACING_OTLP_ENDPOINT.key(), traces.endpoint());
         }
@@ -154,7 +154,13 @@ public final class BenchRun implements AutoCloseable {
         }
     }
 
+    /** A stage over a fresh, empty database of this kind, with a new secrets key. */
     public Stage stage(BenchDatabase.Kind kind) {
-        return new Stage(kind);
+        return new Stage(BenchDatabase.fresh(kind), SecretBox.newKeyBase64());
+    }
+
+    /** A stage over this database, whose sealed secrets were sealed with {@code secretsKey} (a kept database's own). */
+    public Stage stage(BenchDatabase db, String secretsKey) {
+        return new Stage(db, secretsKey);
     }
 }

@@ -11,6 +11,35 @@ public interface Scenario {
 
     List<Figure> run(BenchRun run) throws Exception;
 
+    /** What a scenario measures on one kind of database, PostgreSQL being the harness's own cluster (null for H2). */
+    interface OnOwnCluster {
+        List<Figure> measure(BenchDatabase.Kind kind, dev.ledgerlink.bench.proc.PrivatePostgres pg) throws Exception;
+    }
+
+    /**
+     * Runs {@code work} for each database of the run, PostgreSQL in the harness's own cluster in
+     * {@code clusterDir} (started once, stopped at the end); a database where it fails gets a
+     * "(scenario failed)" figure, and the others are still measured.
+     */
+    default List<Figure> onEachDatabase(BenchRun run, java.nio.file.Path clusterDir, OnOwnCluster work) throws Exception {
+        List<Figure> out = new ArrayList<>();
+        dev.ledgerlink.bench.proc.PrivatePostgres pg = null;
+        try {
+            for (BenchDatabase.Kind kind : run.config().databases()) {
+                try {
+                    if (kind == BenchDatabase.Kind.POSTGRES && pg == null) pg = dev.ledgerlink.bench.proc.PrivatePostgres.start(clusterDir);
+                    out.addAll(work.measure(kind, kind == BenchDatabase.Kind.POSTGRES ? pg : null));
+                } catch (Exception e) {
+                    e.printStackTrace();
+                    out.add(Figure.notMeasured(name(), "(scenario failed)", kind.label(), "", null, e.toString()));
+                }
+            }
+        } finally {
+            if (pg != null) pg.close();
+        }
+        return out;
+    }
+
     /** What a scenario measures on one database's stage. */
     interface OnStage {
         List<Figure> measure(BenchRun.Stage stage) throws Exception;

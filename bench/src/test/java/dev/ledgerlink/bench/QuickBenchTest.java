@@ -63,6 +63,31 @@ class QuickBenchTest {
         assertTrue(written.path("machine").path("cores").asInt() > 0);
     }
 
+    /**
+     * The growth and cost scenarios, which a plain run leaves out: on H2, a database filled to a
+     * thousandth of the growth size beside an empty one, and each operation's cost with the mixed-load
+     * check. Figures came out for each part; none is checked against a bound.
+     */
+    @Test
+    void quickGrowthAndCostsRunsProduceFiguresOnEveryStep(@TempDir Path dir) throws Exception {
+        BenchConfig config = BenchConfig.quick(List.of(BenchDatabase.Kind.H2), null, dir.resolve("out"));
+        Report report = BenchMain.run(config, List.of("growth", "costs"), List.of(
+                new dev.ledgerlink.bench.scenarios.GrowthScenario(0.001, dir.resolve("growth")),
+                new dev.ledgerlink.bench.scenarios.CostsScenario(dir.resolve("growth"))));
+        List<Figure> figures = report.figures();
+        for (Figure f : figures) assertFalse(f.metric().equals("(scenario failed)"), "scenario " + f.scenario() + " failed: " + f.note());
+        for (String metric : List.of("refresh grants (large) c4 per second", "deliveries per second to healthy callbacks (large)",
+                "claim statement mean (large)", "console activity p99, idle (large)", "retention pass, rows removed per second (large)",
+                "refresh grants c4 per second, large / empty", "statement plans recorded (large)",
+                "refresh grant (production mode): server CPU per operation", "delivery attempt, answered (development mode): server CPU per operation",
+                "mixed load: ledgerlink cores measured / predicted")) {
+            assertTrue(figures.stream().anyMatch(f -> f.isMeasured() && f.metric().equals(metric)), "measured: " + metric);
+        }
+        List<Figure> reads = figures.stream().filter(f -> f.detail().containsKey("failures") && f.detail().containsKey("path")).toList();
+        assertFalse(reads.isEmpty(), "paged reads measured");
+        assertTrue(reads.stream().allMatch(f -> (int) f.detail().get("failures") == 0), "every paged read answered 200: " + reads);
+    }
+
     /** The harness's PostgreSQL side (a schema per server, dropped after; its CPU sampled) works too. */
     @Test
     void quickRunOnPostgresMeasuresTheTokenEndpoint(@TempDir Path dir) throws Exception {

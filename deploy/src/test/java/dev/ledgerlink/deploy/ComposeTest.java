@@ -9,6 +9,7 @@ import dev.ledgerlink.client.Tokens;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * network of their own. Only the images and the ports on the host come from the environment, as the
  * file's comment says. The nodes share the database and the secrets key: an application made with the
  * CLI on one node is listed by the other's admin API, and a refresh token issued on one is exchanged
- * at the other's token endpoint.
+ * at the other's token endpoint. The schema is the one-shot migrate service's to apply, the nodes'
+ * migrations off.
  */
 class ComposeTest {
 
@@ -43,8 +45,12 @@ class ComposeTest {
             Sh.run(env, null, Duration.ofMinutes(5), "podman-compose", "-p", project, "-f", file, "up", "-d").ok();
             Servers.awaitReady("http://127.0.0.1:" + ports[1]);
             Servers.awaitReady("http://127.0.0.1:" + ports[3]);
-            String c1 = project + "_ledgerlink-1_1", c2 = project + "_ledgerlink-2_1";
+            String c1 = project + "_ledgerlink-1_1", c2 = project + "_ledgerlink-2_1", migrate = project + "_migrate_1";
             assertTrue(Podman.logs(c1).contains("database postgresql") && Podman.logs(c2).contains("database postgresql"));
+            // The one-shot migrate service applied the schema and exited 0; the nodes, migrating nothing, waited for it if they came first.
+            assertEquals("0", Podman.ok("inspect", "--format", "{{.State.ExitCode}}", migrate), Podman.logs(migrate));
+            assertTrue(Podman.logs(migrate).contains("the schema is current"), Podman.logs(migrate));
+            for (String node : List.of(c1, c2)) assertTrue(Podman.logs(node).contains("db.migrate=never"), Podman.logs(node));
 
             // The CLI in node 1's container works on the shared database; node 2's admin API sees the result.
             JsonNode app = Servers.json(Podman.ok("exec", c1, "ledgerlink", "apps", "create", "--name", "Compose Sync",

@@ -112,6 +112,14 @@ public final class ApplicationService {
         return jdbi.withExtension(ApplicationStore.class, s -> s.find(id));
     }
 
+    /** These applications, by id, in one query (a page of a list names a few dozen). */
+    public java.util.Map<Long, Application> findAll(java.util.Collection<Long> ids) {
+        if (ids.isEmpty()) return java.util.Map.of();
+        java.util.Map<Long, Application> out = new java.util.HashMap<>();
+        jdbi.withExtension(ApplicationStore.class, s -> s.findAll(java.util.Set.copyOf(ids))).forEach(a -> out.put(a.id(), a));
+        return out;
+    }
+
     public Optional<Application> findByClientId(String clientId) {
         if (clientId == null) return Optional.empty();
         return jdbi.withExtension(ApplicationStore.class, s -> s.findByClientId(clientId));

@@ -28,6 +28,9 @@ public interface ApplicationStore {
     @SqlQuery("select " + COLUMNS + " from applications where id = :id")
     Optional<Application> find(long id);
 
+    @SqlQuery("select " + COLUMNS + " from applications where id in (<ids>)")
+    List<Application> findAll(@org.jdbi.v3.sqlobject.customizer.BindList("ids") java.util.Collection<Long> ids);
+
     @SqlQuery("select " + COLUMNS + " from applications where client_id = :clientId")
     Optional<Application> findByClientId(String clientId);
 

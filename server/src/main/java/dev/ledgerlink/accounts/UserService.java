@@ -82,6 +82,14 @@ public final class UserService {
         return jdbi.withExtension(UserStore.class, s -> s.find(id));
     }
 
+    /** These users, by id, in one query (a page of a list names a few dozen). */
+    public java.util.Map<Long, User> findAll(java.util.Collection<Long> ids) {
+        if (ids.isEmpty()) return java.util.Map.of();
+        java.util.Map<Long, User> out = new java.util.HashMap<>();
+        jdbi.withExtension(UserStore.class, s -> s.findAll(java.util.Set.copyOf(ids))).forEach(u -> out.put(u.id(), u));
+        return out;
+    }
+
     public Optional<User> findByEmail(String email) {
         if (email == null) return Optional.empty();
         return jdbi.withExtension(UserStore.class, s -> s.findByEmailKey(emailKey(email.trim())));

@@ -24,6 +24,9 @@ public interface UserStore {
     @SqlQuery("select id, email, first_name, last_name, created_at from users where email_key = :emailKey")
     Optional<User> findByEmailKey(String emailKey);
 
+    @SqlQuery("select id, email, first_name, last_name, created_at from users where id in (<ids>)")
+    List<User> findAll(@org.jdbi.v3.sqlobject.customizer.BindList("ids") java.util.Collection<Long> ids);
+
     @SqlQuery("select password_hash from users where id = :id")
     Optional<String> passwordHash(long id);
 

@@ -22,6 +22,7 @@ final class PageOptions {
     }
 
     static String footer(Paging.Page<?> p, String noun) {
+        if (p.capped()) return "page " + p.page() + "/" + p.pages() + "+, more than " + p.total() + " " + noun;
         return footer(p.page(), p.pages(), p.total(), noun);
     }
 }

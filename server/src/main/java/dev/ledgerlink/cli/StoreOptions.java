@@ -40,6 +40,12 @@ final class StoreOptions {
     Services open(Settings settings) {
         DataDir.announceNewDatabase(settings, System.err);
         var metrics = new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
-        return Services.create(settings, Clock.systemUTC(), LedgerlinkServer.openDatabase(settings, null), metrics);
+        var database = LedgerlinkServer.openDatabase(settings, null);
+        try {
+            return Services.create(settings, Clock.systemUTC(), database, metrics);
+        } catch (RuntimeException refused) {   // another secrets key, say: the database is not left open behind the refusal
+            database.close();
+            throw refused;
+        }
     }
 }

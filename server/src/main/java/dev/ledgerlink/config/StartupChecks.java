@@ -55,6 +55,9 @@ public final class StartupChecks {
             }
         }
         if (settings.integer(Setting.HTTP_PORT) > 65535) throw new ConfigurationException(Setting.HTTP_PORT.key() + " must be at most 65535");
+        // Migrating holds two connections at once (Flyway's lock and the migration's): a pool of one never starts.
+        if (settings.integer(Setting.DB_POOL_SIZE) < 2) throw new ConfigurationException(Setting.DB_POOL_SIZE.key() + " must be at least 2, got "
+                + settings.integer(Setting.DB_POOL_SIZE));
         DeliverySettings.from(settings);
         PasswordHashSettings.from(settings);
         for (String host : settings.list(Setting.DEV_CALLBACK_HOSTS)) {

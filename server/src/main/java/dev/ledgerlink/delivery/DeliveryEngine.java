@@ -97,6 +97,9 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     private final Thread dispatcher;
     private volatile boolean running;
     private long lastDepthRefresh = System.nanoTime() - DEPTH_REFRESH_NANOS;
+    /** When the queue depth may be counted next, and whether a count is under way (QueueDepth). */
+    private volatile long nextDepthCount = System.nanoTime();
+    private final java.util.concurrent.atomic.AtomicBoolean depthCounting = new java.util.concurrent.atomic.AtomicBoolean();
     private long lastLapseCheck = System.nanoTime() - LAPSE_CHECK_NANOS;
 
     public DeliveryEngine(Config config, Database database, ServiceClock clock, KeyRing keys, io.micrometer.core.instrument.MeterRegistry registry,
@@ -386,15 +389,30 @@ public final class DeliveryEngine implements HandOff, AutoCloseable {
     }
 
     /**
-     * Every five seconds at most: the queue depth gauge, read from the database, and the sweep of the
-     * ordered callbacks whose next delivery a race left waiting with nothing before it (DeliveryOrder).
+     * Every five seconds at most: the sweep of the ordered callbacks whose next delivery a race left
+     * waiting with nothing before it (DeliveryOrder), and the queue depth gauge, counted in the database
+     * off the dispatcher's thread. Counting a backlog of a million pending deliveries takes a good part
+     * of a second (docs/sizing.md), which the claims must not wait for, so a count that took long is
+     * taken less often: never more than a fiftieth of the time.
      */
     private void refreshQueueDepth() {
         long now = System.nanoTime();
         if (now - lastDepthRefresh < DEPTH_REFRESH_NANOS) return;
         lastDepthRefresh = now;
-        metrics.queueDepth.set(jdbi.withHandle(h -> h.createQuery(DeliveryStore.QUEUE_DEPTH).mapTo(Long.class).one()));
         jdbi.useHandle(h -> DeliveryOrder.sweep(h, DbTime.now(clock)));
+        if (now - nextDepthCount < 0 || !depthCounting.compareAndSet(false, true)) return;
+        Thread.ofVirtual().name("delivery-queue-depth").start(() -> {
+            long started = System.nanoTime();
+            try {
+                metrics.queueDepth.set(jdbi.withHandle(h -> h.createQuery(DeliveryStore.QUEUE_DEPTH).mapTo(Long.class).one()));
+            } catch (RuntimeException e) {
+                LOG.debug("queue depth not counted: {}", e.toString());
+            } finally {
+                long took = System.nanoTime() - started;
+                nextDepthCount = System.nanoTime() + Math.max(DEPTH_REFRESH_NANOS, 50 * took);
+                depthCounting.set(false);
+            }
+        });
     }
 
     private static void sleepQuietly(Duration d) {

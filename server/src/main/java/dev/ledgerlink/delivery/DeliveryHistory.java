@@ -20,14 +20,29 @@ final class DeliveryHistory {
     static final String PAGE = COLUMNS + " where d.callback_id = :id order by d.id desc limit :limit offset :offset";
     static final String ONE = COLUMNS + " where d.id = :id";
 
-    /** The operators' search; a null parameter is no filter. */
-    private static final String FILTER = """
-             where (cast(:callbackId as bigint) is null or d.callback_id = :callbackId)
-               and (cast(:state as varchar(16)) is null or d.state = :state)
-               and (cast(:since as timestamp with time zone) is null or d.created_at >= :since)
-               and (cast(:until as timestamp with time zone) is null or d.created_at < :until)""";
-    static final String PAGE_FILTERED = COLUMNS + " " + FILTER + " order by d.id desc limit :limit offset :offset";
-    static final String COUNT_FILTERED = "select count(*) from deliveries d " + FILTER;
+    /**
+     * The operators' search: the conditions of the filters given, and only those (written as "a null
+     * parameter is no filter", H2 could use no index for any of them, and read every delivery for a
+     * callback's or a state's). The queued-at window is also an id range ({@code :fromId} to
+     * {@code :toId}, store/WrittenOrder): deliveries has no index on created_at, and its ids follow it.
+     */
+    static String filter(boolean callback, boolean state, boolean since, boolean until) {
+        StringBuilder w = new StringBuilder(" where d.id >= :fromId and d.id < :toId");
+        if (callback) w.append(" and d.callback_id = :callbackId");
+        if (state) w.append(" and d.state = :state");
+        if (since) w.append(" and d.created_at >= :since");
+        if (until) w.append(" and d.created_at < :until");
+        return w.toString();
+    }
+
+    static String pageFiltered(String filter) {
+        return COLUMNS + filter + " order by d.id desc limit :limit offset :offset";
+    }
+
+    /** At most {@code :cap} matches are counted: the whole table, millions of rows, is no count to take for a page. */
+    static String countFiltered(String filter) {
+        return "select count(*) from (select 1 from deliveries d" + filter + " limit :cap) x";
+    }
     static final String ATTEMPTS = """
             select id, delivery_id, attempt, attempted_at, status_code, duration_ms, error,
                    request_headers, request_body, response_headers, response_body

@@ -3,6 +3,7 @@ package dev.ledgerlink.delivery;
 import dev.ledgerlink.errors.ServiceException;
 import dev.ledgerlink.errors.Validation;
 import dev.ledgerlink.paging.Paging;
+import dev.ledgerlink.store.WrittenOrder;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -49,9 +50,14 @@ public final class DeliveryReads {
         });
     }
 
+    /** The most matches the operators' search counts; past it the page says the total is at least that (Paging.Page#capped). */
+    public static final long SEARCH_COUNT_CAP = 10_000;
+
     /**
      * Operators' search: deliveries of one callback or all, in one state or all, queued in
-     * [since, until) (each bound optional), newest first, each with its attempts.
+     * [since, until) (each bound optional), newest first, each with its attempts. The total is counted
+     * up to {@link #SEARCH_COUNT_CAP}: a search of every delivery would otherwise count the whole
+     * history for each page.
      */
     public Paging.Page<DeliveryRecord> search(Long callbackId, String state, Instant since, Instant until, Paging paging) {
         new Validation()
@@ -59,13 +65,28 @@ public final class DeliveryReads {
                 .check(since == null || until == null || since.isBefore(until), "since", "must be before until")
                 .throwIfInvalid();
         return jdbi.withHandle(h -> {
-            long total = h.createQuery(DeliveryHistory.COUNT_FILTERED).bind("callbackId", callbackId).bind("state", state)
-                    .bind("since", since).bind("until", until).mapTo(Long.class).one();
-            List<DeliveryRecord> rows = h.createQuery(DeliveryHistory.PAGE_FILTERED).bind("callbackId", callbackId).bind("state", state)
-                    .bind("since", since).bind("until", until).bind("limit", paging.perPage()).bind("offset", paging.offset())
+            long fromId = since == null ? 0 : WrittenOrder.firstIdAtOrAfter(h, "deliveries", "created_at", since.minus(WrittenOrder.OUT_OF_ORDER));
+            long toId = until == null ? Long.MAX_VALUE
+                    : WrittenOrder.firstIdAtOrAfter(h, "deliveries", "created_at", until.plus(WrittenOrder.OUT_OF_ORDER));
+            String filter = DeliveryHistory.filter(callbackId != null, state != null, since != null, until != null);
+            long counted = filtered(h.createQuery(DeliveryHistory.countFiltered(filter)), fromId, toId, callbackId, state, since, until)
+                    .bind("cap", SEARCH_COUNT_CAP + 1).mapTo(Long.class).one();
+            List<DeliveryRecord> rows = filtered(h.createQuery(DeliveryHistory.pageFiltered(filter)), fromId, toId, callbackId, state, since, until)
+                    .bind("limit", paging.perPage()).bind("offset", paging.offset())
                     .map(new DeliveryHistory.RecordMapper()).list();
-            return paging.page(total, withAttempts(h, rows));
+            List<DeliveryRecord> page = withAttempts(h, rows);
+            return counted > SEARCH_COUNT_CAP ? paging.pageOfAtLeast(SEARCH_COUNT_CAP, page) : paging.page(counted, page);
         });
+    }
+
+    /** Binds the search's id range and the filters it has (DeliveryHistory.filter). */
+    private static Query filtered(Query q, long fromId, long toId, Long callbackId, String state, Instant since, Instant until) {
+        q.bind("fromId", fromId).bind("toId", toId);
+        if (callbackId != null) q.bind("callbackId", callbackId);
+        if (state != null) q.bind("state", state);
+        if (since != null) q.bind("since", since);
+        if (until != null) q.bind("until", until);
+        return q;
     }
 
     /** One delivery, without its attempts. */
@@ -112,7 +133,8 @@ public final class DeliveryReads {
     /** Attempts per minute and outcome since {@code since}, for these accounts' callbacks. */
     public List<DeliveryActivity.MinuteCount> attemptsPerMinute(Collection<String> accountIds, Instant since) {
         if (accountIds != null && accountIds.isEmpty()) return List.of();
-        return DeliveryActivity.summed(jdbi.withHandle(h -> scoped(h.createQuery(DeliveryActivity.PER_MINUTE), accountIds)
+        return DeliveryActivity.summed(jdbi.withHandle(h -> (accountIds == null ? h.createQuery(DeliveryActivity.PER_MINUTE)
+                : h.createQuery(DeliveryActivity.PER_MINUTE_OF_ACCOUNTS).bindList("accountIds", List.copyOf(accountIds)))
                 .bind("since", since).map(new DeliveryActivity.MinuteMapper()).list()));
     }
 

@@ -11,12 +11,14 @@ public final class DeliveryRetention {
 
     /**
      * On delivery_attempts: the attempts of deliveries that finished before the cutoff. A look-up of
-     * each attempt's delivery, not "in (every finished delivery)", which H2 gathered in full for each
-     * page of the sweep.
+     * each attempt's delivery by its key, written as a value rather than EXISTS: not "in (every
+     * finished delivery)", which H2 gathered in full for each page of the sweep, nor a semi-join,
+     * which PostgreSQL ran as a hash join over every delivery (a full scan per page at size,
+     * docs/sizing.md "Retention at size").
      */
     public static final String ATTEMPTS_OF_FINISHED = """
-            exists (select 1 from deliveries d where d.id = delivery_attempts.delivery_id
-                    and d.state in ('delivered', 'dropped') and d.finished_at < :cutoff)""";
+            (select d.finished_at from deliveries d where d.id = delivery_attempts.delivery_id
+             and d.state in ('delivered', 'dropped')) < :cutoff""";
 
     /** On deliveries: delivered or dropped before the cutoff. */
     public static final String FINISHED = "state in ('delivered', 'dropped') and finished_at < :cutoff";

@@ -8,7 +8,10 @@ package dev.ledgerlink.events;
 public final class EventRetention {
     private EventRetention() {}
 
-    /** On events. */
+    /**
+     * On events. One probe of deliveries_event per event (a value, not NOT EXISTS, which a planner may
+     * run as an anti-join over every delivery for each page of the sweep).
+     */
     public static final String UNREFERENCED = """
-            created_at < :cutoff and not exists (select 1 from deliveries d where d.event_id = events.id)""";
+            created_at < :cutoff and (select 1 from deliveries d where d.event_id = events.id limit 1) is null""";
 }

@@ -37,7 +37,7 @@ public interface AuthorizationCodeStore {
 
     /**
      * A disconnect's: every code of the pair not exchanged yet is revoked, under the pair's lock. Their
-     * expiry is brought to now as well: the release before V43 reads only expires_at (expand, then contract).
+     * expiry is brought to now as well: the release before V45 reads only expires_at (expand, then contract).
      */
     @SqlUpdate("""
             update oauth_authorization_codes set revoked_at = :now, expires_at = least(expires_at, :now)

@@ -13,10 +13,14 @@ public final class TokenRetention {
     /** On oauth_access_tokens: expired, or revoked, before the cutoff. */
     public static final String DEAD_ACCESS_TOKENS = "expires_at < :cutoff or revoked_at < :cutoff";
 
-    /** On oauth_refresh_tokens: used, superseded (itself, or its grant) or revoked before the cutoff (never the live one). */
+    /**
+     * On oauth_refresh_tokens: used, superseded (itself, or its grant) or revoked before the cutoff
+     * (never the live one). The grant is looked up by its key, as a value: as EXISTS, PostgreSQL
+     * hashed every superseded grant for each page of the sweep.
+     */
     public static final String DEAD_REFRESH_TOKENS = """
             used_at < :cutoff or superseded_at < :cutoff or revoked_at < :cutoff
-            or exists (select 1 from oauth_grants g where g.id = oauth_refresh_tokens.grant_id and g.superseded_at < :cutoff)""";
+            or (select g.superseded_at from oauth_grants g where g.id = oauth_refresh_tokens.grant_id) < :cutoff""";
 
     /**
      * On oauth_legacy_token_hashes (tokens issued before V22, see TokenFormat): once the token it
@@ -30,11 +34,15 @@ public final class TokenRetention {
     /** On oauth_authorization_codes: expired before the cutoff (a reuse after that is an unknown code). */
     public static final String EXPIRED_CODES = "expires_at < :cutoff";
 
-    /** On oauth_grants: created before the cutoff and left without any token. */
+    /**
+     * On oauth_grants: created before the cutoff and left without any token. One probe of each token
+     * table's grant index per grant (a value, not NOT EXISTS, which PostgreSQL ran as an anti-join
+     * over every access token for each page of the sweep).
+     */
     public static final String EMPTY_GRANTS = """
             created_at < :cutoff
-            and not exists (select 1 from oauth_refresh_tokens r where r.grant_id = oauth_grants.id)
-            and not exists (select 1 from oauth_access_tokens a where a.grant_id = oauth_grants.id)""";
+            and (select 1 from oauth_refresh_tokens r where r.grant_id = oauth_grants.id limit 1) is null
+            and (select 1 from oauth_access_tokens a where a.grant_id = oauth_grants.id limit 1) is null""";
 
     /** On oauth_login_sessions: expired (the cutoff is now). */
     public static final String EXPIRED_LOGIN_SESSIONS = "expires_at < :cutoff";

@@ -14,21 +14,33 @@ public record Paging(int page, int perPage) {
     public static final int DEFAULT_PER_PAGE = 15;
     public static final int MAX_PER_PAGE = 100;
 
-    /** A page of a list: the items, and where the page sits (pages is at least 1). */
-    public record Page<T>(List<T> items, int page, int pages, int perPage, long total) {
-        /** As the admin API and the CLI print a list: {"page", "pages", "per_page", "total", "<name>": [...]}. */
+    /**
+     * A page of a list: the items, and where the page sits (pages is at least 1). {@code capped}: the
+     * list was counted only up to {@code total}, and holds at least that many (a search over a history
+     * of millions of rows); pages then counts the pages up to there.
+     */
+    public record Page<T>(List<T> items, int page, int pages, int perPage, long total, boolean capped) {
+        public Page(List<T> items, int page, int pages, int perPage, long total) {
+            this(items, page, pages, perPage, total, false);
+        }
+
+        /**
+         * As the admin API and the CLI print a list: {"page", "pages", "per_page", "total", "<name>": [...]},
+         * and "total_capped": true when the count stopped at total.
+         */
         public Map<String, Object> json(String name, java.util.function.Function<T, Map<String, Object>> item) {
             Map<String, Object> m = new java.util.LinkedHashMap<>();
             m.put("page", page);
             m.put("pages", pages);
             m.put("per_page", perPage);
             m.put("total", total);
+            if (capped) m.put("total_capped", true);
             m.put(name, items.stream().map(item).toList());
             return m;
         }
 
         public <R> Page<R> map(java.util.function.Function<T, R> f) {
-            return new Page<>(items.stream().map(f).toList(), page, pages, perPage, total);
+            return new Page<>(items.stream().map(f).toList(), page, pages, perPage, total, capped);
         }
     }
 
@@ -63,6 +75,12 @@ public record Paging(int page, int perPage) {
     public <T> Page<T> page(long total, List<T> items) {
         int pages = (int) Math.max(1, (total + perPage - 1) / perPage);
         return new Page<>(items, page, pages, perPage, total);
+    }
+
+    /** This page of a list counted only up to {@code atLeast} items (it holds at least that many). */
+    public <T> Page<T> pageOfAtLeast(long atLeast, List<T> items) {
+        int pages = (int) Math.max(1, (atLeast + perPage - 1) / perPage);
+        return new Page<>(items, page, pages, perPage, atLeast, true);
     }
 
     public static String first(Map<String, List<String>> query, String key) {

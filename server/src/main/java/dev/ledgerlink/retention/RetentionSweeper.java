@@ -3,6 +3,7 @@ package dev.ledgerlink.retention;
 import dev.ledgerlink.store.Database;
 import dev.ledgerlink.store.DbTime;
 import dev.ledgerlink.store.Savepoints;
+import dev.ledgerlink.store.WrittenOrder;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -127,11 +128,12 @@ public final class RetentionSweeper {
     }
 
     private long purge(RetentionRule rule, Instant cutoff) {
+        long horizon = jdbi.withHandle(h -> rule.horizon(h, cutoff.plus(WrittenOrder.OUT_OF_ORDER)));
         long after = 0;
         long removed = 0;
         while (true) {
             long from = after;
-            List<Long> ids = jdbi.withHandle(h -> h.createQuery(rule.candidatesSql(h2)).bind("after", from)
+            List<Long> ids = jdbi.withHandle(h -> h.createQuery(rule.candidatesSql(h2)).bind("after", from).bind("horizon", horizon)
                     .bind("cutoff", cutoff).bind("limit", batchSize).mapTo(Long.class).list());
             if (ids.isEmpty()) return removed;
             int n = jdbi.withHandle(h -> h.createUpdate(rule.deleteSql()).bindList("ids", ids).bind("cutoff", cutoff).execute());

@@ -48,7 +48,7 @@ public final class ConnectionBudget {
                     + "(this node included) = " + needed() + " connections at most, and " + otherConnections + " other connections are open, "
                     + "but PostgreSQL allows " + available() + " (max_connections " + maxConnections + " - superuser_reserved_connections "
                     + reservedForSuperusers + "): under load a node would wait for connections and answer 503. Lower db.pool-size, run fewer "
-                    + "nodes, put a pooler (PgBouncer) in front, or raise max_connections (docs/operations.md, \"Connections\")";
+                    + "nodes, or raise max_connections (docs/operations.md, \"Connections\")";
         }
     }
 

@@ -107,7 +107,7 @@ class SchemaStepTest {
     }
 
     @Test
-    void aNodeThatMustNotMigrateGivesUpAfterTheWaitWithExitCodeFourNamingThem() {
+    void aNodeThatMustNotMigrateGivesUpAfterTheWaitWithExitCodeFourNamingThemAsACommandDoesAtOnce() {
         Cli cli = new Cli(TestDatabases.fresh());
         assertEquals(0, cli.run("db", "migrate", "--target", PREVIOUS_RELEASE_SCHEMA).exitCode());
         List<String> pending = names(cli.run("db", "status", "--json").json().get("pending"));
@@ -116,6 +116,10 @@ class SchemaStepTest {
         for (String p : pending) assertTrue(serve.err().contains(p), serve.err());
         assertTrue(serve.err().contains("ledgerlink db migrate"), serve.err());
         assertEquals("behind", cli.run("db", "status", "--json").json().get("state").asText(), "it applied nothing");
+        Cli.Result command = cli.run("apps", "list", "--set", "db.migrate=never");
+        assertEquals(4, command.exitCode(), "a command with db.migrate=never on a schema behind it: " + command.err());
+        assertTrue(command.err().contains("run `ledgerlink db migrate`"), command.err());
+        assertEquals("behind", cli.run("db", "status", "--json").json().get("state").asText(), "nor did the command");
     }
 
     @Test

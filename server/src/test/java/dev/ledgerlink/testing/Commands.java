@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** A program the tests run and wait for (pg_ctl, mount): its output, or an IOException saying how it failed. */
-final class Commands {
+public final class Commands {
     private Commands() {}
 
-    static String run(List<String> command) throws IOException {
+    public static String run(List<String> command) throws IOException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         try {
             if (!p.waitFor(90, TimeUnit.SECONDS)) {

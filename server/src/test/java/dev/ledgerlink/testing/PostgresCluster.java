@@ -112,7 +112,8 @@ public final class PostgresCluster implements AutoCloseable {
         Commands.run(command);
     }
 
-    private static Path binaries() throws IOException {
+    /** The directory of the machine's newest PostgreSQL programs (pg_dump, pg_restore, pg_ctl, ...). */
+    public static Path binaries() throws IOException {
         Path root = Path.of("/usr/lib/postgresql");
         if (!Files.isDirectory(root)) {
             throw new IOException("no PostgreSQL binaries under " + root + "; scripts/test installs them (scripts/ensure-postgres)");

@@ -85,7 +85,13 @@ public final class DeliveryRig implements AutoCloseable {
         return "/events/account/" + accountId + "/events/callbacks";
     }
 
-    private Map<String, String> apiHeaders() {
+    /** The public API's page of a callback's deliveries (GET, with {@link #apiHeaders}). */
+    public String deliveriesPath(long callbackId) {
+        return callbacksPath() + "/" + callbackId + "/deliveries";
+    }
+
+    /** The headers an integration sends to the callbacks API: its bearer token and the API version. */
+    public Map<String, String> apiHeaders() {
         return Map.of("Authorization", "Bearer " + accessToken, "Api-Version", "alpha", "Accept", "application/json");
     }
 
@@ -105,6 +111,19 @@ public final class DeliveryRig implements AutoCloseable {
             JsonNode cb = JSON.readTree(v.text()).path("response").path("result").path("callback");
             if (v.status() / 100 != 2 || !cb.path("verified").asBoolean()) throw new IOException("verify answered " + v.status() + ": " + v.text());
             return id;
+        }
+    }
+
+    /**
+     * Asks for a new code for a verified callback (PUT {"resend": true}): it re-keys, and its deliveries
+     * are held until the new code is verified (docs/callbacks.md), which the rig never does.
+     */
+    public void resend(long id) throws IOException {
+        try (Http1Connection http = new Http1Connection("127.0.0.1", server.port())) {
+            Http1Connection.Response r = http.send("PUT", callbacksPath() + "/" + id,
+                    Map.of("Authorization", "Bearer " + accessToken, "Api-Version", "alpha", "Content-Type", "application/json"),
+                    "{\"callback\": {\"resend\": true}}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            if (r.status() / 100 != 2) throw new IOException("resend answered " + r.status() + ": " + r.text());
         }
     }
 

@@ -80,7 +80,8 @@ public final class ClosedLoop {
         }
     }
 
-    private static List<Worker> prepare(int concurrency, WorkerFactory factory) {
+    /** The workers of a load, made up front; if one cannot be made, those made are closed. */
+    static List<Worker> prepare(int concurrency, WorkerFactory factory) {
         List<Worker> workers = new ArrayList<>();
         try {
             for (int i = 0; i < concurrency; i++) workers.add(factory.create(i));

@@ -82,6 +82,19 @@ public final class BrowserSession implements AutoCloseable {
         return cookieHeader();
     }
 
+    /** Signs in to the console as an operator with the operator key (every account); returns the Cookie header. */
+    public String signInToConsoleAsOperator(String operatorKey) throws IOException {
+        Http1Connection.Response page = request("GET", "/console/sign-in", null);
+        if (page.status() != 200) throw new IOException("console sign-in page answered " + page.status());
+        HtmlForms.Form form = HtmlForms.parse(page.text()).stream().filter(f -> f.inputs().containsKey("operator_key")).findFirst()
+                .orElseThrow(() -> new IOException("no operator sign-in form on the console's page (is events.operator-key set?)"));
+        Map<String, String> fields = new LinkedHashMap<>(form.inputs());
+        fields.put("operator_key", operatorKey);
+        Http1Connection.Response r = request("POST", "/console/sign-in", form(fields));
+        if (r.status() != 303) throw new IOException("console operator sign-in answered " + r.status() + ": " + abbreviate(r.text()));
+        return cookieHeader();
+    }
+
     private String cookieHeader() {
         StringBuilder c = new StringBuilder();
         cookies.forEach((k, v) -> c.append(c.isEmpty() ? "" : "; ").append(k).append('=').append(v));

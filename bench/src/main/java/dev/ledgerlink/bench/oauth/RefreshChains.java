@@ -27,6 +27,17 @@ public final class RefreshChains implements ClosedLoop.WorkerFactory {
         this.newest = new AtomicReferenceArray<>(firstRefreshTokens.toArray(String[]::new));
     }
 
+    private RefreshChains(Target target, List<TokenCalls.Client> clients, AtomicReferenceArray<String> newest) {
+        this.target = target;
+        this.clients = clients;
+        this.newest = newest;
+    }
+
+    /** The same chains where they stand, sent to another server (a restart of the same one, on a new port). */
+    public RefreshChains on(int port) {
+        return new RefreshChains(new Target(target.host(), port, target.tokenPath()), clients, newest);
+    }
+
     public int size() { return clients.size(); }
 
     @Override

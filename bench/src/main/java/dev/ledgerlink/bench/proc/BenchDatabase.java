@@ -31,14 +31,45 @@ public final class BenchDatabase implements AutoCloseable {
     private final String user;
     private final Path dir;
     private final String schema;
+    private final AutoCloseable release;
+    private final java.util.function.DoubleSupplier cpu;
 
     private BenchDatabase(Kind kind, String url, String user, Path dir, String schema) {
+        this(kind, url, user, dir, schema, null, kind == Kind.POSTGRES ? ProcStats::postgresCpuSeconds : null);
+    }
+
+    private BenchDatabase(Kind kind, String url, String user, Path dir, String schema, AutoCloseable release,
+                          java.util.function.DoubleSupplier cpu) {
         this.kind = kind;
         this.url = url;
         this.user = user;
         this.dir = dir;
         this.schema = schema;
+        this.release = release;
+        this.cpu = cpu;
     }
+
+    /** A database that outlives the run (the growth scenario's filled one): nothing is removed on close. */
+    public static BenchDatabase kept(Kind kind, String url, String user, java.util.function.DoubleSupplier cpu) {
+        return new BenchDatabase(kind, url, user, null, null, null, cpu);
+    }
+
+    /** A new database in the harness's own PostgreSQL, dropped on close. */
+    public static BenchDatabase freshIn(PrivatePostgres pg, String name) {
+        try {
+            pg.drop(name);
+            pg.create(name);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("cannot create the database " + name + " in the harness's PostgreSQL: " + e.getMessage(), e);
+        }
+        return new BenchDatabase(Kind.POSTGRES, pg.url(name), "postgres", null, null, () -> pg.drop(name), pg::cpuSeconds);
+    }
+
+    /**
+     * The CPU seconds the database's own processes have used so far (PostgreSQL's; for the shared
+     * cluster every postgres process of the machine), or null for H2, which runs in the server.
+     */
+    public java.util.function.DoubleSupplier cpu() { return cpu; }
 
     public static BenchDatabase fresh(Kind kind) {
         String suffix = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
@@ -67,6 +98,13 @@ public final class BenchDatabase implements AutoCloseable {
 
     @Override
     public void close() {
+        if (release != null) {
+            try {
+                release.close();
+            } catch (Exception e) {
+                System.err.println("bench: could not remove " + url + ": " + e.getMessage());
+            }
+        }
         if (schema != null) {
             try (Connection c = DriverManager.getConnection(PG_URL, PG_USER, ""); Statement st = c.createStatement()) {
                 st.execute("drop schema if exists " + schema + " cascade");

@@ -32,6 +32,20 @@ public final class ProcStats {
         return cpuSecondsOf(Path.of("/proc/" + pid + "/stat"));
     }
 
+    /**
+     * The same plus the CPU of its children that have ended and been waited for (cutime, cstime): a
+     * PostgreSQL postmaster's, whose ended backends' CPU is counted there.
+     */
+    public static double cpuSecondsWithEndedChildren(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14])) / TICKS;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** User plus system CPU seconds from a stat file of /proc (a process's, or one thread's under task/), or -1. */
     static double cpuSecondsOf(Path statFile) {
         try {
@@ -54,6 +68,25 @@ public final class ProcStats {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /** The processes whose parent is {@code pid} (read from each process's stat), empty when none or not Linux. */
+    public static List<Long> children(long pid) {
+        List<Long> out = new java.util.ArrayList<>();
+        try (var dirs = Files.list(Path.of("/proc"))) {
+            for (Path p : dirs.filter(d -> d.getFileName().toString().chars().allMatch(Character::isDigit)).toList()) {
+                try {
+                    String stat = Files.readString(p.resolve("stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    if (Long.parseLong(f[1]) == pid) out.add(Long.parseLong(p.getFileName().toString()));
+                } catch (IOException | RuntimeException gone) {
+                    // the process ended while we looked
+                }
+            }
+        } catch (IOException e) {
+            return out;
+        }
+        return out;
     }
 
     /** CPU seconds used by all PostgreSQL server processes (the postgres cluster's children), or -1. */

@@ -95,6 +95,15 @@ public final class ServerProcess implements AutoCloseable {
      */
     public static ServerProcess start(Launch launch, BenchDatabase db, Map<String, String> settings, Path logDir, boolean dev)
             throws IOException, InterruptedException {
+        return start(launch, db, settings, logDir, dev, READY_LIMIT);
+    }
+
+    /**
+     * As above, waiting up to {@code readyLimit} for ready: a start over a large database that a new
+     * migration changes (an index built over millions of rows) may take minutes.
+     */
+    public static ServerProcess start(Launch launch, BenchDatabase db, Map<String, String> settings, Path logDir, boolean dev,
+                                      Duration readyLimit) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(launch.command());
         cmd.add("serve");
         // --dev allows the receiver's http://127.0.0.1 callback URIs; the footprint starts run as in production
@@ -109,7 +118,7 @@ public final class ServerProcess implements AutoCloseable {
         pb.environment().putIfAbsent("MALLOC_ARENA_MAX", MALLOC_ARENA_MAX);
         long t0 = System.nanoTime();
         Process p = pb.start();
-        long deadline = t0 + READY_LIMIT.toNanos();
+        long deadline = t0 + readyLimit.toNanos();
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) {
                 throw new IllegalStateException("server exited with " + p.exitValue() + " before ready; log " + log + ":\n" + tail(log));
@@ -122,7 +131,7 @@ public final class ServerProcess implements AutoCloseable {
             Thread.sleep(5);
         }
         p.destroyForcibly();
-        throw new IllegalStateException("server not ready within " + READY_LIMIT + "; log " + log + ":\n" + tail(log));
+        throw new IllegalStateException("server not ready within " + readyLimit + "; log " + log + ":\n" + tail(log));
     }
 
     private static boolean ready(int port) {
@@ -156,12 +165,17 @@ public final class ServerProcess implements AutoCloseable {
     public Path log() { return log; }
     public String baseUrl() { return "http://127.0.0.1:" + port; }
 
-    /** SIGTERM (the server's shutdown hook drains), then a forced kill after 15 s. */
+    /**
+     * SIGTERM (the server's shutdown hook drains), then a forced kill after 60 s. The server's own
+     * stop takes up to shutdown.drain and shutdown.grace (25 s by default) and then closes the
+     * database; killed before that, an H2 file counts as left by a crash and the next start rebuilds
+     * it (store/H2CrashRepair), which over a large file takes minutes.
+     */
     @Override
     public void close() {
         process.destroy();
         try {
-            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 process.waitFor(5, TimeUnit.SECONDS);
             }

@@ -35,15 +35,15 @@ public final class Usage implements AutoCloseable {
     private record Baseline(long nanos, double server, double loadgen, double postgres, long[] machine, JvmThreads.Snapshot jvm) {}
 
     private final long serverPid;
-    private final boolean postgres;
+    private final java.util.function.DoubleSupplier postgresCpu;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread sampler;
     private volatile Baseline baseline;
     private volatile double peakRss;
 
-    private Usage(long serverPid, boolean postgres) {
+    private Usage(long serverPid, java.util.function.DoubleSupplier postgresCpu) {
         this.serverPid = serverPid;
-        this.postgres = postgres;
+        this.postgresCpu = postgresCpu;
         this.baseline = read();
         this.peakRss = ProcStats.rssMib(serverPid);
         this.sampler = Thread.ofPlatform().daemon().name("rss-sampler").start(() -> {
@@ -60,11 +60,17 @@ public final class Usage implements AutoCloseable {
 
     private Baseline read() {
         return new Baseline(System.nanoTime(), ProcStats.cpuSeconds(serverPid), ProcStats.cpuSeconds(ProcessHandle.current().pid()),
-                postgres ? ProcStats.postgresCpuSeconds() : 0, ProcStats.machineJiffies(), JvmThreads.of(serverPid));
+                postgresCpu == null ? 0 : postgresCpu.getAsDouble(), ProcStats.machineJiffies(), JvmThreads.of(serverPid));
     }
 
+    /** {@code postgres}: count the CPU of every PostgreSQL process of the machine (the shared cluster's). */
     public static Usage start(long serverPid, boolean postgres) {
-        return new Usage(serverPid, postgres);
+        return new Usage(serverPid, postgres ? ProcStats::postgresCpuSeconds : null);
+    }
+
+    /** {@code postgresCpu}: the CPU seconds of the database's processes so far (a cluster of the harness's own), or null. */
+    public static Usage start(long serverPid, java.util.function.DoubleSupplier postgresCpu) {
+        return new Usage(serverPid, postgresCpu);
     }
 
     /** The measured window begins: CPU is counted from here (memory keeps its peak since the start). */
@@ -82,7 +88,7 @@ public final class Usage implements AutoCloseable {
         double busy = b.machine == null || now.machine == null || now.machine[1] == b.machine[1] ? Double.NaN
                 : (double) (now.machine[0] - b.machine[0]) / (now.machine[1] - b.machine[1]);
         double[] jitGc = now.jvm.since(b.jvm);
-        return new Summary(peakRss, now.server - b.server, now.loadgen - b.loadgen, postgres ? now.postgres - b.postgres : 0,
+        return new Summary(peakRss, now.server - b.server, now.loadgen - b.loadgen, postgresCpu != null ? now.postgres - b.postgres : 0,
                 busy, seconds, jitGc[0], jitGc[1]);
     }
 

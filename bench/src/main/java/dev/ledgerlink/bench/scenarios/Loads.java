@@ -2,9 +2,11 @@ package dev.ledgerlink.bench.scenarios;
 
 import dev.ledgerlink.bench.BenchConfig;
 import dev.ledgerlink.bench.load.ClosedLoop;
+import dev.ledgerlink.bench.proc.ProcStats;
 import dev.ledgerlink.bench.proc.Usage;
 import dev.ledgerlink.bench.report.Figure;
 import java.util.List;
+import java.util.function.DoubleSupplier;
 
 /** The shape every closed-loop figure takes: rate, p50, p99, and what the window cost. */
 final class Loads {
@@ -19,8 +21,14 @@ final class Loads {
 
     static Measured measure(BenchConfig c, long serverPid, boolean postgres, int concurrency, long maxCount, ClosedLoop.WorkerFactory f)
             throws InterruptedException {
+        return measure(c, serverPid, postgres ? ProcStats::postgresCpuSeconds : null, concurrency, maxCount, f);
+    }
+
+    /** {@code dbCpu}: the database's CPU seconds so far (BenchDatabase#cpu), null for H2. */
+    static Measured measure(BenchConfig c, long serverPid, DoubleSupplier dbCpu, int concurrency, long maxCount, ClosedLoop.WorkerFactory f)
+            throws InterruptedException {
         // Peak RSS is the peak of the whole loaded period (warm-up too); CPU is the window's average.
-        Usage usage = Usage.start(serverPid, postgres);
+        Usage usage = Usage.start(serverPid, dbCpu);
         ClosedLoop.Outcome o = ClosedLoop.run(concurrency, c.warmupUntilJitQuiet(serverPid), usage::windowStarts, c.window(), maxCount, f);
         return new Measured(o, usage.stop());
     }

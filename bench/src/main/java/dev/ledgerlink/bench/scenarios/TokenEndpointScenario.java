@@ -73,8 +73,6 @@ public final class TokenEndpointScenario implements Scenario {
         List<Figure> out = new ArrayList<>();
         String db = stage.label();
         Prepared prepared = prepareChains(stage, c.tokenConcurrency().stream().mapToInt(Integer::intValue).max().orElse(1));
-        String email = prepared.email();
-        String password = prepared.password();
         List<TokenCalls.Client> clients = prepared.clients();
         // As in production: development mode journals every call an application makes (docs/sandbox.md),
         // which is not what a deployment runs; the applications' loopback redirect URI was registered above.
@@ -120,36 +118,44 @@ public final class TokenEndpointScenario implements Scenario {
             return out;
         }
         for (int conc : c.tokenConcurrency()) {
-            // Codes are taken beforehand over the page's no-prompt path (already granted), so the window times only exchanges.
-            List<ArrayDeque<String>> codes = new ArrayList<>();
-            try (BrowserSession browser = new BrowserSession("127.0.0.1", server.port(), email, password)) {
-                for (int i = 0; i < conc; i++) {
-                    ArrayDeque<String> q = new ArrayDeque<>();
-                    for (int k = 0; k < c.codesPerWorker(); k++) q.add(browser.authorize(clients.get(i).clientId(), REDIRECT));
-                    codes.add(q);
-                }
-            }
-            BenchConfig exchangeBounds = c.withWarmup(java.time.Duration.ZERO);
             stage.beginProfile("exchange-c" + conc);
-            Loads.Measured m = Loads.measure(exchangeBounds, pid, stage.postgres(), conc, (long) conc * c.codesPerWorker(), i -> {
-                Http1Connection http = new Http1Connection("127.0.0.1", server.port());
-                TokenCalls.Client client = clients.get(i);
-                ArrayDeque<String> mine = codes.get(i);
-                return new ClosedLoop.Worker() {
-                    public boolean call() throws Exception {
-                        String code = mine.poll();
-                        if (code == null) throw new ClosedLoop.Exhausted();
-                        TokenCalls.tokens(TokenCalls.exchangeCode(http, client, code));
-                        return true;
-                    }
-                    public void close() { http.close(); }
-                };
-            });
+            Loads.Measured m = exchanges(c, stage, server, prepared, conc);
             stage.endProfile();
             out.addAll(withRatio(Loads.figures(name(), "authorization_code exchanges", db, conc, m, null, null),
                     m.outcome().perSecond(), healthzRate.get(conc)));
         }
         return out;
+    }
+
+    /**
+     * Code exchanges at {@code conc} workers, each exchanging codes of its own application: the codes are
+     * taken beforehand over the page's no-prompt path (already granted), so the window times only exchanges.
+     */
+    static Loads.Measured exchanges(BenchConfig c, BenchRun.Stage stage, ServerProcess server, Prepared prepared, int conc) throws Exception {
+        List<TokenCalls.Client> clients = prepared.clients();
+        List<ArrayDeque<String>> codes = new ArrayList<>();
+        try (BrowserSession browser = new BrowserSession("127.0.0.1", server.port(), prepared.email(), prepared.password())) {
+            for (int i = 0; i < conc; i++) {
+                ArrayDeque<String> q = new ArrayDeque<>();
+                for (int k = 0; k < c.codesPerWorker(); k++) q.add(browser.authorize(clients.get(i).clientId(), REDIRECT));
+                codes.add(q);
+            }
+        }
+        BenchConfig exchangeBounds = c.withWarmup(java.time.Duration.ZERO);
+        return Loads.measure(exchangeBounds, server.pid(), stage.db.cpu(), conc, (long) conc * c.codesPerWorker(), i -> {
+            Http1Connection http = new Http1Connection("127.0.0.1", server.port());
+            TokenCalls.Client client = clients.get(i);
+            ArrayDeque<String> mine = codes.get(i);
+            return new ClosedLoop.Worker() {
+                public boolean call() throws Exception {
+                    String code = mine.poll();
+                    if (code == null) throw new ClosedLoop.Exhausted();
+                    TokenCalls.tokens(TokenCalls.exchangeCode(http, client, code));
+                    return true;
+                }
+                public void close() { http.close(); }
+            };
+        });
     }
 
     private static List<Figure> withRatio(List<Figure> figures, double rate, Double healthz) {

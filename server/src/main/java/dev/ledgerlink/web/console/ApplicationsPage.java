@@ -90,7 +90,7 @@ public final class ApplicationsPage {
         Set<Long> ids = new LinkedHashSet<>();
         applications.ownedBy(viewer.accountIds()).forEach(a -> ids.add(a.id()));
         callbacks.ofAccounts(viewer.accountIds()).forEach(c -> ids.add(c.applicationId()));
-        grants.summaries(accounts.memberIds(viewer.accountIds())).forEach(g -> ids.add(g.applicationId()));
+        ids.addAll(grants.applicationsAuthorizedBy(accounts.memberIds(viewer.accountIds())));
         return ids.stream().sorted().map(applications::find).flatMap(Optional::stream).toList();
     }
 

@@ -12,8 +12,6 @@ import io.javalin.http.HttpStatus;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * /console/grants: per user and application, the live refresh chain and the access tokens (counts
@@ -39,15 +37,19 @@ public final class GrantsPage {
 
     void show(Context ctx) {
         Viewer viewer = session.require(ctx);
-        Map<Long, Application> apps = applications.list().stream().collect(Collectors.toMap(Application::id, Function.identity()));
-        Map<Long, String> emails = new HashMap<>();
-        List<Row> rows = grants.summaries(members(viewer)).stream().map(g -> {
+        Grants.SummaryPage page = grants.summaries(members(viewer), ConsolePage.positive(ctx.queryParam("page")).orElse(1L).intValue());
+        // Only the page's users and applications are read, each set in one query.
+        Map<Long, Application> apps = applications.findAll(page.summaries().stream().map(Grants.Summary::applicationId).toList());
+        Map<Long, User> people = users.findAll(page.summaries().stream().map(Grants.Summary::userId).toList());
+        List<Row> rows = page.summaries().stream().map(g -> {
             Application app = apps.get(g.applicationId());
-            String email = emails.computeIfAbsent(g.userId(), id -> users.find(id).map(User::email).orElse("user " + id));
+            String email = people.containsKey(g.userId()) ? people.get(g.userId()).email() : "user " + g.userId();
             return new Row(g, email, app == null ? "application " + g.applicationId() : app.name(), app == null ? "" : app.clientId());
         }).toList();
         Map<String, Object> p = new HashMap<>();
         p.put("rows", rows);
+        p.put("page", page.page());
+        p.put("more", page.more());
         p.put("notice", ConsolePage.notice(ctx));
         ConsolePage.render(ctx, viewer, "grants", "grants.jte", p);
     }

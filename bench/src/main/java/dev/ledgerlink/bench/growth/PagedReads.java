@@ -1,0 +1,58 @@
+package dev.ledgerlink.bench.growth;
+
+import dev.ledgerlink.bench.http.Http1Connection;
+import dev.ledgerlink.bench.load.Latencies;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The reads an operator and an integration make page by page: a callback's deliveries (the public API
+ * and the console), the console's activity, callbacks and grants pages, and the admin API's lists.
+ * Each is sent over one keep-alive connection, one after another, every read in turn, and timed.
+ */
+public final class PagedReads {
+    /** One read: a name for the report, its path and query, the headers that authorize it. */
+    public record Read(String name, String path, Map<String, String> headers) {}
+
+    /** One read's latencies, and how many answers were not 200. */
+    public record Timed(Read read, Latencies latencies, int failures, String firstFailure) {
+        public double p(double q) { return latencies.percentileMillis(q); }
+    }
+
+    private PagedReads() {}
+
+    /** Sends every read {@code rounds} times, in turn, and times each. */
+    public static List<Timed> measure(int port, List<Read> reads, int rounds) throws Exception {
+        Map<Read, Latencies> lat = new LinkedHashMap<>();
+        Map<Read, Integer> failures = new LinkedHashMap<>();
+        Map<Read, String> first = new LinkedHashMap<>();
+        for (Read r : reads) {
+            lat.put(r, new Latencies(rounds));
+            failures.put(r, 0);
+        }
+        try (Http1Connection http = new Http1Connection("127.0.0.1", port)) {
+            for (int i = 0; i < rounds; i++) {
+                for (Read r : reads) {
+                    long t0 = System.nanoTime();
+                    Http1Connection.Response answer = http.get(r.path(), r.headers());
+                    long t1 = System.nanoTime();
+                    if (answer.status() == 200) {
+                        lat.get(r).add(t1 - t0);
+                    } else {
+                        failures.merge(r, 1, Integer::sum);
+                        first.putIfAbsent(r, answer.status() + ": " + abbreviate(answer.text()));
+                    }
+                }
+            }
+        }
+        List<Timed> out = new ArrayList<>();
+        for (Read r : reads) out.add(new Timed(r, lat.get(r), failures.get(r), first.get(r)));
+        return out;
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 200 ? s : s.substring(0, 200) + "...";
+    }
+}

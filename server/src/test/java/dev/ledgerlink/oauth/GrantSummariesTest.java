@@ -1,0 +1,57 @@
+package dev.ledgerlink.oauth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ledgerlink.accounts.ApplicationService;
+import dev.ledgerlink.testing.Fixtures;
+import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.TestServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The console's grants, a page of (user, application) pairs at a time, the most recently authorized
+ * first, each summed up from its own grants and tokens.
+ */
+@LedgerlinkTest
+class GrantSummariesTest {
+    TestServer server;
+    Fixtures f;
+
+    @Test
+    void pairsComeFiftyToAPageNewestFirstEachWithItsChainAndAccessTokens() {
+        var apps = new ApplicationService(server.services().database().jdbi(), server.services().clock(), true, server.services().audit(), Duration.ZERO);
+        List<Long> issued = new ArrayList<>();
+        for (int i = 0; i < Grants.PER_PAGE + 1; i++) {
+            long app = apps.create("Pair " + i, List.of(Fixtures.REDIRECT_URI), List.of("user:profile:read")).application().id();
+            server.services().tokens().issue(f.user().id(), app, Set.of("user:profile:read"));
+            issued.add(app);
+            server.clock.advance(Duration.ofSeconds(1));
+        }
+        TokenPair chain = f.issue();
+        assertEquals(200, OAuthFlows.refresh(server, f, chain.refreshToken()).status());   // the fixture's pair: a chain of two, issued last
+        Grants grants = server.services().oauth().grants();
+
+        Grants.SummaryPage first = grants.summaries(List.of(f.user().id()), 1);
+        assertEquals(Grants.PER_PAGE, first.summaries().size());
+        assertTrue(first.more());
+        Grants.Summary newest = first.summaries().getFirst();
+        assertEquals(f.app().id(), newest.applicationId(), "the pair authorized last comes first");
+        assertEquals(2, newest.chainLength(), "its live chain: the first refresh token and the one its refresh issued");
+        assertEquals(2, newest.accessTokensIssued());
+        assertNotNull(newest.liveRefreshIssuedAt());
+        assertEquals(issued.getLast(), first.summaries().get(1).applicationId());
+
+        Grants.SummaryPage second = grants.summaries(List.of(f.user().id()), 2);
+        assertEquals(2, second.summaries().size(), "52 pairs: the fixture's and the 51 above");
+        assertFalse(second.more());
+        assertEquals(issued.getFirst(), second.summaries().getLast().applicationId(), "the oldest pair last");
+        assertEquals(Grants.PER_PAGE, grants.summaries(null, 1).summaries().size(), "an operator sees every user's");
+    }
+}
