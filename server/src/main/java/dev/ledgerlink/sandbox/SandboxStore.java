@@ -9,9 +9,9 @@ import org.jdbi.v3.core.Jdbi;
  * The statements of development mode's reset and of the kept seed file (sandbox_seed, V38). The
  * reset empties every table of the sandbox's data in one transaction, children before parents, and
  * keeps only what is no data of its own: the schema's history, the token selector key
- * (oauth_token_keys), the secrets key's check value (secrets_keys), the maintenance leases and the
- * kept seed file. SandboxResetTest fails when a
- * table is in neither list, so a table added later is placed here on purpose.
+ * (oauth_token_keys), the secrets key's check value (secrets_keys), the database's restores from
+ * backups (database_restores), the maintenance leases and the kept seed file. SandboxResetTest fails
+ * when a table is in neither list, so a table added later is placed here on purpose.
  */
 final class SandboxStore {
     /** Emptied by a reset, in this order (a row's references first). */
@@ -23,8 +23,8 @@ final class SandboxStore {
             "memberships", "applications", "users", "accounts", "sandbox_faults", "sandbox_requests");
 
     /** Left alone by a reset: not data of the sandbox's own. */
-    static final List<String> KEPT = List.of("flyway_schema_history", "oauth_token_keys", "secrets_keys", "maintenance_leases", "sandbox_seed",
-            "sandbox_fault_version", "sandbox_state");
+    static final List<String> KEPT = List.of("flyway_schema_history", "oauth_token_keys", "secrets_keys", "database_restores",
+            "maintenance_leases", "sandbox_seed", "sandbox_fault_version", "sandbox_state");
 
     /** A seed file as kept. */
     record KeptSeed(String source, boolean json, String content) {}
