@@ -9,6 +9,7 @@ engine's API (DOCKER_HOST, or the default socket), so the same test runs against
 import base64
 import hashlib
 import hmac
+import http.client
 import io
 import json
 import os
@@ -95,7 +96,7 @@ class SandboxInAContainer(unittest.TestCase):
     def ready(management):
         try:
             return urllib.request.urlopen(management + "/readyz", timeout=5).status == 200
-        except (urllib.error.URLError, ConnectionError):
+        except (OSError, http.client.HTTPException):   # not listening yet, reset, or slow to answer while starting
             return False
 
     def call(self, method, path, body=None, bearer=None, form=None):

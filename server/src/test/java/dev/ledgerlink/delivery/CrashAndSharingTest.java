@@ -55,13 +55,15 @@ class CrashAndSharingTest {
             Path log = dir.resolve("server.log");
 
             try (ServerProcess first = ServerProcess.start(s.db(), s.key(), log, FAST)) {
+                first.awaitBaseUrl();
                 Deliveries.await("the first server has sent some", () -> seen.size() >= 300);
                 first.kill();
             }
             int beforeRestart = seen.size();
             assertTrue(beforeRestart < 2 * events, "killed before finishing: " + beforeRestart);
 
-            try (ServerProcess ignored = ServerProcess.start(s.db(), s.key(), log, FAST)) {
+            try (ServerProcess again = ServerProcess.start(s.db(), s.key(), log, FAST)) {
+                ServerProcess.awaitReadyLines(log, 2, again);   // the first server's line and its own
                 Deliveries.await("every delivery made (" + seen.size() + " of " + 2 * events + ", log " + log + ")",
                         () -> seen.size() == 2 * events && s.count("delivered") == 2L * events);
             }
@@ -81,6 +83,7 @@ class CrashAndSharingTest {
             String[] settings = {"delivery.lease=PT5M", "delivery.poll-interval=PT0.05S"};
             try (ServerProcess one = ServerProcess.start(s.db(), s.key(), log, settings);
                  ServerProcess two = ServerProcess.start(s.db(), s.key(), log, settings)) {
+                ServerProcess.awaitAllReady(log, one, two);
                 int events = 1000;
                 s.publish(events);
                 try {
@@ -138,10 +141,12 @@ class CrashAndSharingTest {
             s.publish(events);
             Path log = dir.resolve("ordered-kill.log");
             try (ServerProcess first = ServerProcess.start(s.db(), s.key(), log, FAST)) {
+                first.awaitBaseUrl();
                 Deliveries.await("the first server has sent some in order", () -> arrived.size() >= 30);
                 first.kill();
             }
-            try (ServerProcess ignored = ServerProcess.start(s.db(), s.key(), log, FAST)) {
+            try (ServerProcess again = ServerProcess.start(s.db(), s.key(), log, FAST)) {
+                ServerProcess.awaitReadyLines(log, 2, again);   // the first server's line and its own
                 Deliveries.await("every delivery made (" + arrived.size() + " of " + events + ", log " + log + ")",
                         () -> s.count("delivered") == 2L * events);
             }
@@ -162,6 +167,7 @@ class CrashAndSharingTest {
             String[] settings = {"delivery.lease=PT5M", "delivery.poll-interval=PT0.05S"};
             try (ServerProcess one = ServerProcess.start(s.db(), s.key(), log, settings);
                  ServerProcess two = ServerProcess.start(s.db(), s.key(), log, settings)) {
+                ServerProcess.awaitAllReady(log, one, two);
                 int events = 150;
                 s.publish(events);
                 Deliveries.await("all delivered (" + arrived.size() + "; pending: " + pendingRows(s) + ")",

@@ -11,6 +11,10 @@ import dev.ledgerlink.testing.TestHttp;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,9 +36,11 @@ class DispatcherWatchdogTest {
             Files.copy(in, dir.resolve("stuck.mv.db"));
         }
         var db = new TestDatabases.TestDb("jdbc:h2:file:" + dir.resolve("stuck"), "", "");
+        String key = SecretBox.newKeyBase64();
+        resealCodes(db.url(), key);
         Path log = dir.resolve("server.log");
         // the watchdog's limit: the lease plus the stall margin, 3 + 8 s
-        ServerProcess server = ServerProcess.start(db, SecretBox.newKeyBase64(), log,
+        ServerProcess server = ServerProcess.start(db, key, log,
                 "delivery.lease=PT3S", "delivery.stall-margin=PT8S", "delivery.timeout=PT1S", "delivery.poll-interval=PT0.2S");
         try {
             TestHttp http = new TestHttp(server.awaitBaseUrl());
@@ -53,6 +59,19 @@ class DispatcherWatchdogTest {
             assertEquals(1, text.split("the delivery dispatcher has been in one claim pass", -1).length - 1, text);
         } finally {
             server.kill();
+        }
+    }
+
+    /**
+     * The file's callback codes were sealed with a key nobody kept: a server refuses a key that opens
+     * none of them (secrets.KeyCheck). Sealed again with this test's key, on the callbacks table only
+     * (the stuck row is a delivery's).
+     */
+    private static void resealCodes(String url, String key) throws SQLException {
+        try (Connection c = DriverManager.getConnection(dev.ledgerlink.store.JdbcUrls.normalize(url), "sa", "");
+             PreparedStatement st = c.prepareStatement("update callbacks set verifier_sealed = ?")) {
+            st.setString(1, SecretBox.fromBase64(key).seal("a code sealed for this test"));
+            st.executeUpdate();
         }
     }
 }

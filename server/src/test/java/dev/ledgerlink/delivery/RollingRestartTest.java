@@ -110,14 +110,15 @@ class RollingRestartTest {
             receiver.answer(r -> {
                 if ("invoice.create".equals(r.param("name")) && first.getAndSet(false)) {
                     try {
-                        answer.await(120, TimeUnit.SECONDS);   // hangs until the test ends
+                        answer.await(300, TimeUnit.SECONDS);   // hangs until the test ends
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
                 }
                 return Receiver.Answer.of(200);
             });
-            String[] settings = {"delivery.poll-interval=PT0.1S", "delivery.timeout=PT60S", "delivery.lease=PT5M",
+            // A timeout longer than the second node may take to start on a busy machine: the attempt must still be in flight at SIGTERM.
+            String[] settings = {"delivery.poll-interval=PT0.1S", "delivery.timeout=PT4M", "delivery.lease=PT5M",
                     "shutdown.grace=PT2S", "shutdown.drain=PT0S"};
             try (ServerProcess holding = ServerProcess.start(s.db(), s.key(), dir.resolve("holding.log"), settings)) {
                 holding.awaitBaseUrl();

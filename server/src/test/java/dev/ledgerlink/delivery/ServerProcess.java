@@ -77,6 +77,32 @@ public final class ServerProcess implements AutoCloseable {
         throw new AssertionError("the server did not get ready within 120 s; log " + log + ":\n" + tail(log));
     }
 
+    /**
+     * Waits (up to 120 s each, as {@link #awaitBaseUrl}) until every one of {@code servers}, all writing to
+     * {@code log}, has written its ready line: work a test then stores is measured against servers that run.
+     */
+    public static void awaitAllReady(Path log, ServerProcess... servers) throws InterruptedException {
+        awaitReadyLines(log, servers.length, servers);
+    }
+
+    /** As {@link #awaitAllReady}, until {@code log} holds {@code lines} ready lines (servers that ran before wrote theirs). */
+    public static void awaitReadyLines(Path log, int lines, ServerProcess... servers) throws InterruptedException {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(120L * servers.length).toNanos();
+        while (System.nanoTime() < deadline) {
+            for (ServerProcess s : servers) {
+                if (!s.process.isAlive()) throw new AssertionError("a server exited with " + s.process.exitValue() + "; log " + log);
+            }
+            try {
+                String text = java.nio.file.Files.exists(log) ? java.nio.file.Files.readString(log) : "";
+                if (READY.matcher(text).results().count() >= lines) return;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("fewer than " + lines + " ready lines; log " + log + ":\n" + tail(log));
+    }
+
     /** A port free at this moment (for a node's fixed address, or its management port). */
     public static int freePort() {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {

@@ -51,7 +51,8 @@ public final class ServerProcess implements AutoCloseable {
         return List.of("-XX:+AutoCreateSharedArchive", "-XX:SharedArchiveFile=" + archive,
                 "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
     }
-    private static final Duration READY_LIMIT = Duration.ofSeconds(60);
+    // Generous: a fresh database migrates every version at start, and test machines may be busy.
+    private static final Duration READY_LIMIT = Duration.ofMinutes(3);
 
     /** How to launch: the shaded jar when there is one, else the classpath of this JVM. */
     public record Launch(Path jar, List<String> extraJvmOptions) {

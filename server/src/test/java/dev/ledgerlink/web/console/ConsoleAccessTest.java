@@ -104,8 +104,7 @@ class ConsoleAccessTest {
     @Test
     void anApplicationCreatedOnTheCommandLineForAnAccountIsOneOfItsApplications() {
         TestDatabases.TestDb db = TestDatabases.fresh();
-        try (TestServer server = TestServer.start(b -> b.set(Setting.DB_URL, db.url()).set(Setting.DB_USER, db.user())
-                .set(Setting.DB_PASSWORD, db.password()))) {
+        try (TestServer server = TestServer.start(db, b -> b)) {
             Fixtures f = Fixtures.create(server);
             Cli.Result created = new Cli(db).run("apps", "create", "--name", "CLI Made", "--redirect-uri", "https://cli.example.com/cb",
                     "--scope", "user:profile:read", "--account", f.account().accountId(), "--json");
