@@ -21,6 +21,7 @@ public final class ReceivedLog implements LoopbackReceiver.Handler {
     private final Map<Long, Long> publishedAt = new ConcurrentHashMap<>();
     private final Map<String, Group> groups = new ConcurrentHashMap<>();
     private final AtomicLong badSignatures = new AtomicLong();
+    private final java.util.List<String> badExamples = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final AtomicLong unknownEvents = new AtomicLong();
     private volatile String phase = "";
 
@@ -67,6 +68,8 @@ public final class ReceivedLog implements LoopbackReceiver.Handler {
     }
 
     public long badSignatures() { return badSignatures.get(); }
+    /** The first few requests whose signature did not verify, and why: for a failure's message. */
+    public java.util.List<String> badSignatureExamples() { return java.util.List.copyOf(badExamples); }
     public long unknownEvents() { return unknownEvents.get(); }
 
     @Override
@@ -79,7 +82,10 @@ public final class ReceivedLog implements LoopbackReceiver.Handler {
         String code = codeByPath.get(r.path());
         String signature = r.headers().get("x-service-hmac-sha256");
         if (code == null || signature == null || !ServiceSignature.verify(code, params, signature)) {
-            badSignatures.incrementAndGet();
+            if (badSignatures.incrementAndGet() <= 5) {
+                badExamples.add(r.path() + (code == null ? ": no code for this path" : signature == null ? ": no signature" : ": signature does not verify")
+                        + " (" + params.get("name") + " " + params.get("object_id") + ")");
+            }
         }
         Long sent;
         try {
