@@ -5,6 +5,8 @@
 Bridge networking with published ports, as on Docker Desktop: the engine picks the host ports, and the
 sandbox is driven over its HTTP controls (/sandbox/v1/) with its operator key. The SDK talks to the
 engine's API (DOCKER_HOST, or the default socket), so the same test runs against Docker or Podman.
+Webhooks go to a receiver in this process and to one in a sibling container on a network of the test's
+own (docs/receivers/receiver.py in RECEIVER_IMAGE, any image with python3).
 """
 import base64
 import hashlib
@@ -27,7 +29,9 @@ from pathlib import Path
 import docker
 
 IMAGE = os.environ.get("LEDGERLINK_IMAGE", "localhost/ledgerlink:latest")
+RECEIVER_IMAGE = os.environ.get("RECEIVER_IMAGE", "docker.io/library/python:3.12-slim")
 SEED = Path(__file__).resolve().parent.parent / "sandbox-seed.yaml"
+RECEIVER = Path(__file__).resolve().parent.parent / "receivers" / "receiver.py"
 APP, SECRET, USER, ACCOUNT = "sandboxapp01", "sandbox-app-secret", "dev@example.com", "SBX01"
 
 
@@ -46,6 +50,20 @@ class Receiver(BaseHTTPRequestHandler):
         pass
 
 
+def tar_of(name, path):
+    """A tar archive of one file (and its folders), for put_archive."""
+    archive = io.BytesIO()
+    with tarfile.open(fileobj=archive, mode="w") as tar:
+        for folder in Path(name).parents[:-1][::-1]:
+            entry = tarfile.TarInfo(str(folder))
+            entry.type, entry.mode = tarfile.DIRTYPE, 0o755
+            tar.addfile(entry)
+        info = tarfile.TarInfo(name)
+        info.size, info.mode = path.stat().st_size, 0o644
+        tar.addfile(info, io.BytesIO(path.read_bytes()))
+    return archive.getvalue()
+
+
 def signature(code, params):
     """X-Service-Hmac-SHA256: HMAC-SHA256 keyed by the verification code over json.dumps of the form, base64."""
     return base64.b64encode(hmac.new(code.encode(), json.dumps(params).encode(), hashlib.sha256).digest()).decode()
@@ -56,18 +74,24 @@ class SandboxInAContainer(unittest.TestCase):
     def setUpClass(cls):
         cls.engine = docker.from_env()
         cls.key = secrets.token_hex(24)
-        cls.container = cls.engine.containers.create(
-            IMAGE, ["serve", "--dev", "--seed", "/tmp/seed.yaml"], detach=True,
-            ports={"8080/tcp": None, "9090/tcp": None},               # published on ports the engine picks
-            environment={"LEDGERLINK_EVENTS_OPERATOR_KEY": cls.key, "LEDGERLINK_HOME": "/tmp/ledgerlink"})
-        # Linux Docker only (Docker Desktop and Podman name the host themselves): extra_hosts={"host.docker.internal": "host-gateway"}
+        # A network of the test's own: the sibling receiver is "receiver" on it, a name the sandbox may call (dev.callback-hosts).
+        cls.network = cls.engine.networks.create("ledgerlink-sandbox-" + secrets.token_hex(4), driver="bridge")
+        cls.sibling = cls.container = None
         try:
-            archive = io.BytesIO()
-            with tarfile.open(fileobj=archive, mode="w") as tar:      # copied in, so a remote engine works too
-                info = tarfile.TarInfo("seed.yaml")
-                info.size, info.mode = SEED.stat().st_size, 0o644
-                tar.addfile(info, io.BytesIO(SEED.read_bytes()))
-            cls.container.put_archive("/tmp", archive.getvalue())
+            cls.sibling = cls.engine.containers.get(cls.engine.api.create_container(
+                RECEIVER_IMAGE, ["python3", "/receivers/receiver.py"], environment={"PORT": "9000", "HOST": "0.0.0.0"},
+                host_config=cls.engine.api.create_host_config(network_mode=cls.network.name),
+                networking_config=cls.engine.api.create_networking_config(
+                    {cls.network.name: cls.engine.api.create_endpoint_config(aliases=["receiver"])}))["Id"])
+            cls.sibling.put_archive("/", tar_of("receivers/receiver.py", RECEIVER))
+            cls.sibling.start()
+            cls.container = cls.engine.containers.create(
+                IMAGE, ["serve", "--dev", "--seed", "/tmp/seed.yaml"], detach=True, network=cls.network.name,
+                ports={"8080/tcp": None, "9090/tcp": None},               # published on ports the engine picks
+                environment={"LEDGERLINK_EVENTS_OPERATOR_KEY": cls.key, "LEDGERLINK_HOME": "/tmp/ledgerlink",
+                             "LEDGERLINK_DEV_CALLBACK_HOSTS": "receiver"})
+            # Linux Docker only (Docker Desktop and Podman name the host themselves): extra_hosts={"host.docker.internal": "host-gateway"}
+            cls.container.put_archive("/tmp", tar_of("seed.yaml", SEED))   # copied in, so a remote engine works too
             cls.container.start()
             cls.container.reload()
             ports = cls.container.attrs["NetworkSettings"]["Ports"]
@@ -81,7 +105,7 @@ class SandboxInAContainer(unittest.TestCase):
                     raise AssertionError("not ready within 3 minutes:\n" + cls.container.logs().decode())
                 time.sleep(1)
         except BaseException:
-            cls.container.remove(force=True, v=True)
+            cls.remove_containers()
             raise
         # The receiver, on every interface: the container reaches it through the engine's name for this machine.
         cls.receiver = ThreadingHTTPServer(("0.0.0.0", 0), Receiver)
@@ -90,7 +114,14 @@ class SandboxInAContainer(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.receiver.shutdown()
-        cls.container.remove(force=True, v=True)
+        cls.remove_containers()
+
+    @classmethod
+    def remove_containers(cls):
+        for c in (cls.container, cls.sibling):
+            if c is not None:
+                c.remove(force=True, v=True)
+        cls.network.remove()
 
     @staticmethod
     def ready(management):
@@ -130,6 +161,15 @@ class SandboxInAContainer(unittest.TestCase):
             time.sleep(0.5)
         self.fail("no %s within 60 s" % name)
 
+    def sibling_got(self, name):
+        """The sibling receiver's line for the first request named so (it prints one JSON line per request)."""
+        for _ in range(120):
+            for line in self.sibling.logs().decode().splitlines():
+                if line.startswith("{") and json.loads(line).get("name") == name:
+                    return json.loads(line)
+            time.sleep(0.5)
+        self.fail("the receiver container got no %s within 60 s:\n%s" % (name, self.sibling.logs().decode()))
+
     def test_tokens_a_signed_webhook_the_clock_a_fault_and_reset(self):
         status, issued = self.call("POST", "/sandbox/v1/tokens", {"user": USER, "client_id": APP})
         self.assertEqual(200, status, issued)
@@ -150,6 +190,18 @@ class SandboxInAContainer(unittest.TestCase):
         params, sig = self.wait_for("invoice.create")
         self.assertEqual("42", params["object_id"])
         self.assertTrue(hmac.compare_digest(signature(code, params), sig), "signed with the callback's code")
+
+        # A callback to the receiver container, by its name on the network: it checks the signature itself.
+        uri = "http://receiver:9000/webhooks"
+        status, sibling = self.call("POST", "/events/account/%s/events/callbacks" % ACCOUNT, {"callback": {"event": "invoice.update", "uri": uri}}, token)
+        self.assertEqual(200, status, sibling)
+        sibling_id = sibling["response"]["result"]["callback"]["callbackid"]
+        sibling_code = self.sibling_got("callback.verify")["verifier"]
+        status, verified = self.call("PUT", "/events/account/%s/events/callbacks/%d" % (ACCOUNT, sibling_id), {"callback": {"verifier": sibling_code}}, token)
+        self.assertTrue(verified["response"]["result"]["callback"]["verified"], verified)
+        self.assertEqual(202, self.call("POST", "/events/account/%s/events/test" % ACCOUNT, {"name": "invoice.update", "object_id": 43}, token)[0])
+        got = self.sibling_got("invoice.update")
+        self.assertEqual(("43", True), (got["object_id"], got["authentic"]), "the receiver container checked the signature")
 
         status, _ = self.call("POST", "/sandbox/v1/faults", {"route": "token", "grant_type": "refresh_token", "effect": {"status": 503, "retry_after": 1}})
         self.assertEqual(201, status)

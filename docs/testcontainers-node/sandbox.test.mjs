@@ -2,20 +2,35 @@
 // Run: npm install && node --test   (LEDGERLINK_IMAGE names the image; scripts/image builds localhost/ledgerlink:latest)
 // Bridge networking with published ports, as on Docker Desktop: every address comes from getHost() and
 // getMappedPort(), and the sandbox is driven over its HTTP controls (/sandbox/v1/) with its operator key.
+// Webhooks go to a receiver in this process and to one in a sibling container on a network of the test's own
+// (docs/receivers/receiver.py in RECEIVER_IMAGE, any image with python3).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
-import { GenericContainer, Wait } from "testcontainers";
+import { GenericContainer, Network, Wait } from "testcontainers";
 
 const image = process.env.LEDGERLINK_IMAGE ?? "localhost/ledgerlink:latest";
+const receiverImage = process.env.RECEIVER_IMAGE ?? "docker.io/library/python:3.12-slim";
 const operatorKey = randomBytes(24).toString("hex");
 
-test("a sandbox in a container: tokens, a signed webhook to this process, the clock, a fault, reset", async () => {
+test("a sandbox in a container: tokens, signed webhooks to this process and to a container, the clock, a fault, reset", async () => {
+  // A network of the test's own: the sibling receiver is "receiver" on it, a name the sandbox may call (dev.callback-hosts).
+  const network = await new Network().start();
+  const sibling = await new GenericContainer(receiverImage)
+    .withNetwork(network).withNetworkAliases("receiver")
+    .withEnvironment({ PORT: "9000", HOST: "0.0.0.0" })
+    .withCopyContentToContainer([{ content: readFileSync(new URL("../receivers/receiver.py", import.meta.url)), target: "/receivers/receiver.py", mode: 0o644 }])
+    .withCommand(["python3", "/receivers/receiver.py"])
+    .withWaitStrategy(Wait.forLogMessage("listening on"))
+    .start();
+  const siblingLines = [];   // it prints one JSON line per request it gets
+  (await sibling.logs()).on("data", (chunk) => siblingLines.push(...String(chunk).split("\n").filter((l) => l.startsWith("{"))));
   const ledgerlink = await new GenericContainer(image)
+    .withNetwork(network)
     .withExposedPorts(8080, 9090)                                     // the API, and /readyz on the management port
-    .withEnvironment({ LEDGERLINK_EVENTS_OPERATOR_KEY: operatorKey, LEDGERLINK_HOME: "/tmp/ledgerlink" })
+    .withEnvironment({ LEDGERLINK_EVENTS_OPERATOR_KEY: operatorKey, LEDGERLINK_HOME: "/tmp/ledgerlink", LEDGERLINK_DEV_CALLBACK_HOSTS: "receiver" })
     .withCopyContentToContainer([{ content: readFileSync(new URL("../sandbox-seed.yaml", import.meta.url)), target: "/tmp/seed.yaml", mode: 0o644 }])
     .withCommand(["serve", "--dev", "--seed", "/tmp/seed.yaml"])
     // Linux Docker only (Docker Desktop and Podman name the host themselves):
@@ -83,6 +98,25 @@ test("a sandbox in a container: tokens, a signed webhook to this process, the cl
     assert.equal(event.signature, createHmac("sha256", code).update(signed).digest("base64"));
     assert.equal(params.object_id, "42");
 
+    // A callback to the receiver container, by its name on the network: it checks the signature itself.
+    const siblingGot = async (name) => {
+      for (let i = 0; i < 120; i++) {
+        const hit = siblingLines.map((l) => JSON.parse(l)).find((r) => r.name === name);
+        if (hit) return hit;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      throw new Error(`the receiver container got no ${name} within 60 s: ${siblingLines.join("\n")}`);
+    };
+    const registered = result(await call("POST", "/events/account/SBX01/events/callbacks",
+      { callback: { event: "invoice.update", uri: "http://receiver:9000/webhooks" } }, accessToken));
+    const siblingCode = (await siblingGot("callback.verify")).verifier;
+    const siblingVerified = result(await call("PUT", `/events/account/SBX01/events/callbacks/${registered.callback.callbackid}`,
+      { callback: { verifier: siblingCode } }, accessToken));
+    assert.equal(siblingVerified.callback.verified, true);
+    assert.equal((await call("POST", "/events/account/SBX01/events/test", { name: "invoice.update", object_id: 43 }, accessToken)).status, 202);
+    const update = await siblingGot("invoice.update");
+    assert.deepEqual([update.object_id, update.authentic], ["43", true], "the receiver container checked the signature");
+
     // A fault: the next refresh gets a 503 (the FreshBooks SDK would retry it by itself), the one after works.
     const fault = await call("POST", "/sandbox/v1/faults", { route: "token", grant_type: "refresh_token", effect: { status: 503, retry_after: 1 } });
     assert.equal(fault.status, 201, JSON.stringify(fault.body));
@@ -104,5 +138,7 @@ test("a sandbox in a container: tokens, a signed webhook to this process, the cl
   } finally {
     receiver.close();
     await ledgerlink.stop();
+    await sibling.stop();
+    await network.stop();
   }
 });

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 /**
  * What docs/sandbox.md shows for tests outside Java, run as written against this build's image through
  * podman's Docker-compatible socket, on bridge networking: the Node recipe (the testcontainers npm
- * package), the Python recipe (Debian's Docker SDK) and the compose file of "Receivers in containers"
- * with its commands (the receiver's image is Debian's python3, as no registry serves the python image here).
+ * package) and the Python recipe (Debian's Docker SDK), each with a receiver in its own process and one
+ * in a sibling container, and the compose file of "Receivers in containers" with its commands (the
+ * receiver containers' image is Debian's python3, as no registry serves the python image here).
  */
 class SandboxDocsTest {
 
@@ -28,7 +29,8 @@ class SandboxDocsTest {
             Sh.run(Map.of(), recipe, Duration.ofMinutes(10), "npm", "install", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error").ok();
         }
         Sh.Result run = Sh.run(Map.of("DOCKER_HOST", PodmanSocket.dockerHost(), "TESTCONTAINERS_RYUK_DISABLED", "true",
-                "LEDGERLINK_IMAGE", ContainerImages.ledgerlink()), recipe, Duration.ofMinutes(5), "node", "--test", "sandbox.test.mjs");
+                "LEDGERLINK_IMAGE", ContainerImages.ledgerlink(), "RECEIVER_IMAGE", ContainerImages.receiver()), recipe, Duration.ofMinutes(5),
+                "node", "--test", "sandbox.test.mjs");
         assertEquals(0, run.exit(), run.out() + run.err());
         assertTrue(run.out().contains("# pass 1") && run.out().contains("# fail 0"), run.out());
     }
@@ -38,7 +40,7 @@ class SandboxDocsTest {
         PodmanSocket.start();
         String python = Sh.run(Duration.ofMinutes(10), Sh.ROOT.resolve("scripts/ensure-python-docker").toString()).ok().out().trim();
         Sh.Result run = Sh.run(Map.of("DOCKER_HOST", PodmanSocket.dockerHost(), "LEDGERLINK_IMAGE", ContainerImages.ledgerlink(),
-                "PYTHONDONTWRITEBYTECODE", "1"), Sh.ROOT.resolve("docs/sandbox-python"), Duration.ofMinutes(5),
+                "RECEIVER_IMAGE", ContainerImages.receiver(), "PYTHONDONTWRITEBYTECODE", "1"), Sh.ROOT.resolve("docs/sandbox-python"), Duration.ofMinutes(5),
                 python, "-m", "unittest", "-v", "test_sandbox.py");
         assertEquals(0, run.exit(), run.out() + run.err());
         assertTrue(run.err().contains("Ran 1 test") && run.err().contains("\nOK"), run.err());

@@ -82,6 +82,7 @@ public final class CostsScenario implements Scenario {
             stage.settings.put("retention.interval", "PT0S");
             stage.settings.put("delivery.retry-schedule", "PT1H");   // a failed attempt's retry falls after the run
             TokenEndpointScenario.Prepared prepared = TokenEndpointScenario.prepareChains(stage, 16);
+            stage.setup(s -> s.users().create(SIGN_IN_EMAIL, prepared.password(), "Costs", "SignIn"));
             String introspected = introspectedToken(stage, prepared);
             try (DeliveryRig rig = DeliveryRig.prepare(stage)) {
                 // Production mode: the token operations, for the guide.
@@ -160,7 +161,7 @@ public final class CostsScenario implements Scenario {
             };
         }).ok()));
         costs.put("sign-in and code exchange", phase(counters, () -> OpenLoop.run(SIGN_IN_RATE, 2, window(c).plusSeconds(c.quick() ? 1 : 10),
-                signIns(server, prepared)).ok()));
+                signIns(server, signingIn(prepared))).ok()));
     }
 
     static boolean introspect(Http1Connection http, TokenCalls.Client client, String token) throws Exception {
@@ -168,6 +169,17 @@ public final class CostsScenario implements Scenario {
                 java.nio.charset.StandardCharsets.UTF_8);
         Http1Connection.Response r = http.post("/auth/oauth/introspect", Map.of("Accept", "application/json"), "application/x-www-form-urlencoded", form);
         return r.status() == 200 && r.text().contains("\"active\":true");
+    }
+
+    /**
+     * The user the sign-ins are made as: another user of the chains' applications, since a code exchange
+     * supersedes its user's grant for the application (one live per pair), which would end the refresh
+     * chains' grants under them.
+     */
+    private static final String SIGN_IN_EMAIL = "costs-sign-in@bench.ledgerlink.test";
+
+    private static TokenEndpointScenario.Prepared signingIn(TokenEndpointScenario.Prepared chains) {
+        return new TokenEndpointScenario.Prepared(SIGN_IN_EMAIL, chains.password(), chains.clients(), List.of());
     }
 
     /** A user signing in on the authorization page (Argon2id) of an application already consented to, and the code exchanged. */
@@ -267,7 +279,7 @@ public final class CostsScenario implements Scenario {
         PoolSampler pool = new PoolSampler(server.port());
         Counters.Reading before = counters.read();
         Thread refresh = Thread.ofVirtual().start(() -> run(() -> OpenLoop.run(MIXED_REFRESH, 16, window, chains)));
-        Thread signIns = Thread.ofVirtual().start(() -> run(() -> OpenLoop.run(MIXED_SIGN_IN, 2, window, signIns(server, prepared))));
+        Thread signIns = Thread.ofVirtual().start(() -> run(() -> OpenLoop.run(MIXED_SIGN_IN, 2, window, signIns(server, signingIn(prepared)))));
         AtomicReference<OpenLoop.Outcome> published = new AtomicReference<>();
         Thread publishes = Thread.ofVirtual().start(() -> run(() -> published.set(OpenLoop.run(MIXED_PUBLISH, 8, window, w -> {
             DeliveryRig.Publisher p = rig.publisher();
