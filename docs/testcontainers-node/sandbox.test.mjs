@@ -20,6 +20,7 @@ test("a sandbox in a container: tokens, signed webhooks to this process and to a
   const network = await new Network().start();
   const sibling = await new GenericContainer(receiverImage)
     .withNetwork(network).withNetworkAliases("receiver")
+    .withExposedPorts(9000)                                           // what the container's start waits to see bound
     .withEnvironment({ PORT: "9000", HOST: "0.0.0.0" })
     .withCopyContentToContainer([{ content: readFileSync(new URL("../receivers/receiver.py", import.meta.url)), target: "/receivers/receiver.py", mode: 0o644 }])
     .withCommand(["python3", "/receivers/receiver.py"])

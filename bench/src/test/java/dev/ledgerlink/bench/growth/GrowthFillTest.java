@@ -78,6 +78,9 @@ class GrowthFillTest {
             assertEquals(kept.record().filledAt(), GrowthDatabase.ensure(run, kind, SIZE, dir, pg, Duration.ofSeconds(1), s -> {}).record().filledAt());
 
             ReceivedLog log = new ReceivedLog();
+            // Any failing callback's retry may fall due as soon as the server runs (the fill ends moments before): each is
+            // checked with its own code, known before the server starts.
+            for (long c = 1; c <= SIZE.callbacks(); c++) log.codeFor("/" + GrowthWorld.CallbackKind.of(c).path() + "/" + c, world.callbackCode(c));
             // Only the filled accounts' requests are this test's: other tests' servers on this machine may still retry to
             // a loopback port this receiver now has (their paths look alike), and are no business of the fill.
             LoopbackReceiver.Handler filledOnly = r -> {
@@ -105,8 +108,6 @@ class GrowthFillTest {
 
                 // A failing callback's backlog, made due, is claimed, signed with the callback's code and sent.
                 long callback = GrowthWorld.failingCallback(1);
-                // Any failing callback's retry may fall due while the test runs (the fill ends moments before): each is checked with its own code.
-                for (long c = 1; c <= SIZE.callbacks(); c++) log.codeFor("/" + GrowthWorld.CallbackKind.of(c).path() + "/" + c, world.callbackCode(c));
                 long before = attempts(jdbi, callback);
                 int due = jdbi.withHandle(h -> h.createUpdate("update deliveries set next_attempt_at = :now where callback_id = :c and state = 'pending'")
                         .bind("now", OffsetDateTime.ofInstant(Instant.now(), ZoneOffset.UTC)).bind("c", callback).execute());
