@@ -99,10 +99,10 @@ class SandboxInAContainer(unittest.TestCase):
             host = "127.0.0.1" if url.scheme == "http+docker" or url.hostname in (None, "localhost") else url.hostname
             cls.base = "http://%s:%s" % (host, ports["8080/tcp"][0]["HostPort"])
             management = "http://%s:%s" % (host, ports["9090/tcp"][0]["HostPort"])
-            deadline = time.time() + 180
+            deadline = time.time() + 300
             while not cls.ready(management):                          # 200 once the seed file is applied
                 if time.time() > deadline:
-                    raise AssertionError("not ready within 3 minutes:\n" + cls.container.logs().decode())
+                    raise AssertionError("not ready within 5 minutes:\n" + cls.container.logs().decode())
                 time.sleep(1)
         except BaseException:
             cls.remove_containers()

@@ -37,7 +37,7 @@ test("a sandbox in a container: tokens, signed webhooks to this process and to a
     // Linux Docker only (Docker Desktop and Podman name the host themselves):
     // .withExtraHosts([{ host: "host.docker.internal", ipAddress: "host-gateway" }])
     .withWaitStrategy(Wait.forHttp("/readyz", 9090))                 // 200 once the seed file is applied
-    .withStartupTimeout(180_000)
+    .withStartupTimeout(300_000)
     .start();
 
   // The receiver of this test, on every interface: the container reaches it through the engine's name for

@@ -29,7 +29,7 @@ class SandboxDocsTest {
             Sh.run(Map.of(), recipe, Duration.ofMinutes(10), "npm", "install", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error").ok();
         }
         Sh.Result run = Sh.run(Map.of("DOCKER_HOST", PodmanSocket.dockerHost(), "TESTCONTAINERS_RYUK_DISABLED", "true",
-                "LEDGERLINK_IMAGE", ContainerImages.ledgerlink(), "RECEIVER_IMAGE", ContainerImages.receiver()), recipe, Duration.ofMinutes(5),
+                "LEDGERLINK_IMAGE", ContainerImages.ledgerlink(), "RECEIVER_IMAGE", ContainerImages.receiver()), recipe, Duration.ofMinutes(10),
                 "node", "--test", "sandbox.test.mjs");
         assertEquals(0, run.exit(), run.out() + run.err());
         assertTrue(run.out().contains("# pass 1") && run.out().contains("# fail 0"), run.out());
@@ -40,7 +40,7 @@ class SandboxDocsTest {
         PodmanSocket.start();
         String python = Sh.run(Duration.ofMinutes(10), Sh.ROOT.resolve("scripts/ensure-python-docker").toString()).ok().out().trim();
         Sh.Result run = Sh.run(Map.of("DOCKER_HOST", PodmanSocket.dockerHost(), "LEDGERLINK_IMAGE", ContainerImages.ledgerlink(),
-                "RECEIVER_IMAGE", ContainerImages.receiver(), "PYTHONDONTWRITEBYTECODE", "1"), Sh.ROOT.resolve("docs/sandbox-python"), Duration.ofMinutes(5),
+                "RECEIVER_IMAGE", ContainerImages.receiver(), "PYTHONDONTWRITEBYTECODE", "1"), Sh.ROOT.resolve("docs/sandbox-python"), Duration.ofMinutes(10),
                 python, "-m", "unittest", "-v", "test_sandbox.py");
         assertEquals(0, run.exit(), run.out() + run.err());
         assertTrue(run.err().contains("Ran 1 test") && run.err().contains("\nOK"), run.err());

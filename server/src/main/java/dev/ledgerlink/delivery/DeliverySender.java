@@ -107,7 +107,10 @@ final class DeliverySender implements AutoCloseable {
         client.getProtocolHandlers().clear();
     }
 
-    /** How long a kept-alive connection to a receiver may sit unused before it is closed. */
+    /**
+     * How long a kept-alive connection to a receiver may sit unused before it is closed. An exchange
+     * waits for its answer for what is left of delivery.timeout instead, however long that is.
+     */
     private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
 
     AttemptOutcome send(String uri, WebhookRequest webhook) {
@@ -151,6 +154,8 @@ final class DeliverySender implements AutoCloseable {
         long left = Math.max(1, deadline - System.nanoTime());
         Request request = client.newRequest(target).method(HttpMethod.POST)
                 .timeout(TimeUnit.NANOSECONDS.toMillis(left) + 1, TimeUnit.MILLISECONDS)
+                // A receiver silent for longer than a pooled connection may idle is still within delivery.timeout.
+                .idleTimeout(TimeUnit.NANOSECONDS.toMillis(left) + 1, TimeUnit.MILLISECONDS)
                 .headers(h -> webhook.headers().forEach(h::put))
                 .body(new BytesRequestContent(webhook.body().getBytes(StandardCharsets.UTF_8)));
         InputStreamResponseListener listener = new InputStreamResponseListener();

@@ -164,7 +164,7 @@ class ServeProcessTest {
         String base = null;
         List<String> seen = new ArrayList<>();
         // generous: a cold JVM start on a loaded 2-core machine (a hang, not a timing check)
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (base == null && System.nanoTime() < deadline) {
             String line = stderr.poll(1, TimeUnit.SECONDS);
             if (line == null) continue;
@@ -174,7 +174,7 @@ class ServeProcessTest {
         }
         if (base == null) {
             p.destroyForcibly();
-            throw new AssertionError("no ready line within 120 s (alive: " + p.isAlive() + "); stderr: " + seen + ", stdout: " + stdout);
+            throw new AssertionError("no ready line within 5 minutes (alive: " + p.isAlive() + "); stderr: " + seen + ", stdout: " + stdout);
         }
         return new Serving(p, stdout, stderr, base);
     }

@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /** A real `ledgerlink serve` in a child JVM on the test classpath, stopped with SIGTERM or killed with SIGKILL. */
 public final class ServerProcess implements AutoCloseable {
+    /** How long a server process may take to start: a cold JVM on a loaded 2-core machine (a hang, not a timing check). */
+    static final java.time.Duration START_LIMIT = java.time.Duration.ofMinutes(5);
     private static final java.util.regex.Pattern READY = java.util.regex.Pattern.compile("ledgerlink ready on (http://\\S+)");
     private final Process process;
     private final Path log;
@@ -58,12 +60,13 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * Waits (up to 120 s: a cold JVM start on a loaded 2-core machine, beside other processes starting) for
+     * Waits (up to 5 minutes: a cold JVM start on a loaded 2-core machine, beside other processes starting;
+     * a hang, not a timing check) for
      * the "ready" line and returns the server's base URL. Give each process its own log file for this:
      * the first ready line in the file is taken.
      */
     public String awaitBaseUrl() throws InterruptedException {
-        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(120).toNanos();
+        long deadline = System.nanoTime() + START_LIMIT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) throw new AssertionError("the server exited with " + process.exitValue() + "; log " + log);
             try {
@@ -74,11 +77,11 @@ public final class ServerProcess implements AutoCloseable {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("the server did not get ready within 120 s; log " + log + ":\n" + tail(log));
+        throw new AssertionError("the server did not get ready within " + START_LIMIT.toMinutes() + " minutes; log " + log + ":\n" + tail(log));
     }
 
     /**
-     * Waits (up to 120 s each, as {@link #awaitBaseUrl}) until every one of {@code servers}, all writing to
+     * Waits (up to 5 minutes each, as {@link #awaitBaseUrl}) until every one of {@code servers}, all writing to
      * {@code log}, has written its ready line: work a test then stores is measured against servers that run.
      */
     public static void awaitAllReady(Path log, ServerProcess... servers) throws InterruptedException {
@@ -87,7 +90,7 @@ public final class ServerProcess implements AutoCloseable {
 
     /** As {@link #awaitAllReady}, until {@code log} holds {@code lines} ready lines (servers that ran before wrote theirs). */
     public static void awaitReadyLines(Path log, int lines, ServerProcess... servers) throws InterruptedException {
-        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(120L * servers.length).toNanos();
+        long deadline = System.nanoTime() + START_LIMIT.multipliedBy(servers.length).toNanos();
         while (System.nanoTime() < deadline) {
             for (ServerProcess s : servers) {
                 if (!s.process.isAlive()) throw new AssertionError("a server exited with " + s.process.exitValue() + "; log " + log);

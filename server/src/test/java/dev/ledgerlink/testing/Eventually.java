@@ -8,7 +8,7 @@ public final class Eventually {
     private Eventually() {}
 
     public static void await(String what, BooleanSupplier condition) {
-        await(what, Duration.ofSeconds(90), condition);
+        await(what, Duration.ofMinutes(3), condition);
     }
 
     /** The same with a bound of the caller's (a fault that takes longer than most to get over). */

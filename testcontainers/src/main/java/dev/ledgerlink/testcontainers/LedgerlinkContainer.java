@@ -64,6 +64,11 @@ public class LedgerlinkContainer extends GenericContainer<LedgerlinkContainer> i
     public static final int HTTP_PORT = 8080;
     /** /healthz, /readyz and /metrics, inside the container (the image's). */
     public static final int MANAGEMENT_PORT = 9090;
+    /**
+     * How long start waits for /readyz: a first start applies every migration, on a laptop that may be
+     * busy building (change it with {@code waitingFor}).
+     */
+    public static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(5);
     /** The data directory: the container's own layer, so each container starts on an empty database. */
     private static final String HOME = "/tmp/ledgerlink";
     private static final String SEED_DIR = "/etc/ledgerlink/";
@@ -90,7 +95,7 @@ public class LedgerlinkContainer extends GenericContainer<LedgerlinkContainer> i
         withExposedPorts(HTTP_PORT, MANAGEMENT_PORT);
         withEnv("LEDGERLINK_HOME", HOME);
         // Ready: the seed file (if any) applied, the database answering.
-        waitingFor(Wait.forHttp("/readyz").forPort(MANAGEMENT_PORT).forStatusCode(200).withStartupTimeout(Duration.ofMinutes(3)));
+        waitingFor(Wait.forHttp("/readyz").forPort(MANAGEMENT_PORT).forStatusCode(200).withStartupTimeout(STARTUP_TIMEOUT));
     }
 
     /** A seed file (YAML, or JSON when its name ends in .json), applied once the server is up (docs/sandbox.md, "Seed files"). */
@@ -149,7 +154,7 @@ public class LedgerlinkContainer extends GenericContainer<LedgerlinkContainer> i
         withEnv("LEDGERLINK_HTTP_PORT", Integer.toString(hostPort));
         withEnv("LEDGERLINK_MANAGEMENT_HOST", "127.0.0.1");
         withEnv("LEDGERLINK_MANAGEMENT_PORT", Integer.toString(hostManagementPort));
-        return waitingFor(Wait.forHttp("/readyz").forPort(hostManagementPort).forStatusCode(200).withStartupTimeout(Duration.ofMinutes(3)));
+        return waitingFor(Wait.forHttp("/readyz").forPort(hostManagementPort).forStatusCode(200).withStartupTimeout(STARTUP_TIMEOUT));
     }
 
     private boolean hostNetwork() {

@@ -102,7 +102,13 @@ public final class DeliveryRig implements AutoCloseable {
             Http1Connection.Response r = http.post(callbacksPath(), apiHeaders(), "application/json", body);
             if (r.status() / 100 != 2) throw new IOException("register answered " + r.status() + ": " + r.text());
             long id = JSON.readTree(r.text()).path("response").path("result").path("callback").path("callbackid").asLong();
-            String code = log.verifierFor(id).get(30, TimeUnit.SECONDS);
+            String code;
+            try {
+                // Minutes, not seconds: a verification request waits its turn behind everything else on a busy machine.
+                code = log.verifierFor(id).get(3, TimeUnit.MINUTES);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new IOException("no verification request reached " + path + " for callback " + id + " within 3 minutes", e);
+            }
             log.codeFor(path, code);
             String verify = JSON.writeValueAsString(Map.of("callback", Map.of("verifier", code)));
             Http1Connection.Response v = http.send("PUT", callbacksPath() + "/" + id,

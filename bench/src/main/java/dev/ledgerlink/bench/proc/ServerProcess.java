@@ -52,7 +52,7 @@ public final class ServerProcess implements AutoCloseable {
                 "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
     }
     // Generous: a fresh database migrates every version at start, and test machines may be busy.
-    private static final Duration READY_LIMIT = Duration.ofMinutes(3);
+    private static final Duration READY_LIMIT = Duration.ofMinutes(5);
 
     /** How to launch: the shaded jar when there is one, else the classpath of this JVM. */
     public record Launch(Path jar, List<String> extraJvmOptions) {
