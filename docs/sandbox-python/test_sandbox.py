@@ -72,7 +72,7 @@ def signature(code, params):
 class SandboxInAContainer(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.engine = docker.from_env()
+        cls.engine = docker.from_env(timeout=300)   # the engine's calls, on a laptop busy building: minutes, not the SDK's 60 s
         cls.key = secrets.token_hex(24)
         # A network of the test's own: the sibling receiver is "receiver" on it, a name the sandbox may call (dev.callback-hosts).
         cls.network = cls.engine.networks.create("ledgerlink-sandbox-" + secrets.token_hex(4), driver="bridge")

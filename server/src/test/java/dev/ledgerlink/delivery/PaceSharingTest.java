@@ -102,9 +102,15 @@ class PaceSharingTest {
                     int got = PaceRuleTest.mostInAnyWindow(micros, (long) (window * 1_000_000));
                     assertTrue(got <= most, "at most " + most + " sends started in any " + window + " s, got " + got);
                 }
-                long attempts = s.database().jdbi().withHandle(h -> h.createQuery(
-                        "select count(*) from delivery_attempts a join deliveries d on d.id = a.delivery_id where d.kind = 'event'").mapTo(Long.class).one());
-                assertEquals(EVENTS, attempts, "one attempt each: waiting for a turn is no attempt");
+                // One attempt each: waiting for a turn is no attempt. A machine loaded enough may time a send out and
+                // retry it (a real attempt, recorded with its error); anything else beside the answered ones is a fault.
+                List<String> outcomes = s.database().jdbi().withHandle(h -> h.createQuery(
+                        "select coalesce(cast(a.status_code as varchar), a.error) from delivery_attempts a join deliveries d on d.id = a.delivery_id "
+                                + "where d.kind = 'event'").mapTo(String.class).list());
+                List<String> others = outcomes.stream().filter(o -> !"200".equals(o)).toList();
+                assertEquals(EVENTS, outcomes.size() - others.size(), "one answered attempt each: " + outcomes);
+                assertTrue(others.stream().allMatch(o -> o.startsWith("timed out") || o.startsWith("connect")),
+                        "waiting for a turn is no attempt; attempts besides the answered ones: " + others);
             } finally {
                 s.database().close();
             }

@@ -28,6 +28,13 @@ public final class Counters {
         }
 
         public double seconds() { return nanos / 1e9; }
+
+        /** This difference less what {@code idle} (a difference over an idle interval) spends over as long as this one. */
+        public Reading lessIdle(Reading idle) {
+            double k = seconds() / idle.seconds();
+            return new Reading(postgres, nanos, serverCpu - idle.serverCpu * k, dbCpu - idle.dbCpu * k, walBytes - Math.round(idle.walBytes * k),
+                    commits - Math.round(idle.commits * k), statements - Math.round(idle.statements * k), h2Written - Math.round(idle.h2Written * k));
+        }
     }
 
     /** The commits of one reading's own queries, taken off a difference. */

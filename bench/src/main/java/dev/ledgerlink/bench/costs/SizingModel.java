@@ -58,12 +58,13 @@ public final class SizingModel {
     }
 
     /**
-     * The mixed load's prediction from {@code costs} (development mode, as it ran) and its measurement
-     * {@code d} over {@code seconds}: server, database and both together, as measured / predicted.
+     * The mixed load's prediction from {@code costs} (development mode, as it ran) and what the node
+     * spends idle a second ({@code idle}), and its measurement {@code d} over {@code seconds}: server,
+     * database and both together, as measured / predicted.
      */
-    public static List<Figure> check(String scenario, String db, Map<String, Cost> costs, Counters.Reading d, double refresh, double publish,
-                                     int subscribers, double signIns, double seconds, double rssMib) {
-        Cost perSecond = costs.get("refresh grant").times(refresh).plus(publish(costs, subscribers).times(publish))
+    public static List<Figure> check(String scenario, String db, Map<String, Cost> costs, Cost idle, Counters.Reading d, double refresh,
+                                     double publish, int subscribers, double signIns, double seconds, double rssMib) {
+        Cost perSecond = idle.plus(costs.get("refresh grant").times(refresh)).plus(publish(costs, subscribers).times(publish))
                 .plus(costs.get("sign-in and code exchange").times(signIns));
         double predictedServer = perSecond.serverCpuMicros() / 1e6;
         double predictedDb = perSecond.dbCpuMicros() / 1e6;

@@ -38,6 +38,12 @@ import org.jdbi.v3.core.Jdbi;
  * sign-ins with a code exchange a second) and its measured CPU is set beside the sum of its parts' costs
  * (SizingModel): the guide's claim that costs add up, checked.
  *
+ * <p>Each server runs every phase twice and only the second pass is counted: the first compiles the
+ * operation's code (a JIT compiling inside a measured phase made a refresh grant cost ten times what
+ * it does warm). Between the passes the server sits idle for a while, and what it spends idle (its
+ * dispatcher's polls, housekeeping; PostgreSQL's background work) is taken off every phase by its
+ * length: an operation's cost is what it adds, and a node's idle cost is a row of the guide of its own.
+ *
  * <p>The token operations are measured twice: on a server as in production (the guide's figures), and
  * with the delivery operations and the mixed load on a server in development mode, which the loopback
  * receiver needs (http callbacks). Development mode journals each call an application makes (the token,
@@ -88,16 +94,26 @@ public final class CostsScenario implements Scenario {
                 // Production mode: the token operations, for the guide.
                 ServerProcess server = stage.start(false);
                 RefreshChains chains = prepared.chains(server);
-                ClosedLoop.run(16, c.warmup(), Duration.ZERO, 0, chains);   // warm the JIT first
-                tokenOperations(c, stage, server, pg, chains, prepared, introspected, production);
+                Meter warming = Meter.warming(counters(stage, server, pg));
+                tokenOperations(c, warming, server, chains, prepared, introspected, new LinkedHashMap<>());
+                Meter meter = Meter.afterIdle(counters(stage, server, pg), idle(c));
+                tokenOperations(c, meter, server, chains, prepared, introspected, production);
+                Counters.Reading productionIdle = meter.idle();
                 stage.stopServer();
 
                 // Development mode (the loopback receiver): the same token operations, the delivery operations, the mixed load.
                 server = stage.start(true);
                 chains = chains.on(server.port());
-                tokenOperations(c, stage, server, pg, chains, prepared, introspected, development);
-                deliveryOperations(c, stage, server, pg, rig, development);
-                out.addAll(mixed(c, stage, server, pg, chains, prepared, rig, development));
+                registerSubscribers(stage, server, rig);
+                warming = Meter.warming(counters(stage, server, pg));
+                tokenOperations(c, warming, server, chains, prepared, introspected, new LinkedHashMap<>());
+                deliveryOperations(c, warming, stage, rig, new LinkedHashMap<>());
+                meter = Meter.afterIdle(counters(stage, server, pg), idle(c));
+                tokenOperations(c, meter, server, chains, prepared, introspected, development);
+                deliveryOperations(c, meter, stage, rig, development);
+                out.addAll(mixed(c, meter, stage, server, chains, prepared, rig, development));
+                out.add(idleFigure(kind.label(), "production mode", productionIdle));
+                out.add(idleFigure(kind.label(), "development mode", meter.idle()));
             }
         }
         String label = kind.label();
@@ -128,12 +144,48 @@ public final class CostsScenario implements Scenario {
         return new Counters(server.pid(), server.port(), stage.postgres() ? pg : null, stage.db.url().replaceAll(".*/", "").replaceAll("\\?.*", ""));
     }
 
-    /** One phase: the counters before, the load, whatever must finish after it, the counters after; the cost per operation. */
-    private static Cost phase(Counters counters, Load load) throws Exception {
-        Counters.Reading before = counters.read();
-        long count = load.run();
-        Counters.Reading d = counters.read().minus(before);
-        return Cost.per(d, count);
+    /**
+     * One server's counters, and what it spends idle over an interval ({@code idle}), which each phase's
+     * cost leaves out in proportion to its length. A warming meter counts nothing off (its figures are
+     * thrown away: its pass is there to compile the code).
+     */
+    record Meter(Counters counters, Counters.Reading idle) {
+        static Meter warming(Counters counters) {
+            return new Meter(counters, null);
+        }
+
+        /** The server left alone for {@code interval} once the warming pass is done: its idle spending. */
+        static Meter afterIdle(Counters counters, Duration interval) throws Exception {
+            Counters.Reading before = counters.read();
+            Thread.sleep(interval.toMillis());
+            return new Meter(counters, counters.read().minus(before));
+        }
+
+        /** One phase: the counters before, the load, whatever must finish after it, the counters after; the cost per operation. */
+        Cost phase(Load load) throws Exception {
+            Counters.Reading before = counters.read();
+            long count = load.run();
+            Counters.Reading d = counters.read().minus(before);
+            return Cost.per(idle == null ? d : d.lessIdle(idle), count);
+        }
+
+        /** What the idle server spends a second. */
+        Cost idlePerSecond() {
+            return idle == null ? Cost.ZERO : Cost.per(idle, idle.seconds());
+        }
+    }
+
+    private static Duration idle(BenchConfig c) {
+        return c.quick() ? Duration.ofSeconds(1) : Duration.ofSeconds(15);
+    }
+
+    private Figure idleFigure(String db, String mode, Counters.Reading idle) {
+        Cost perSecond = Cost.per(idle, idle.seconds());
+        return Figure.measured(name(), "idle node (" + mode + "): server cores", db, perSecond.serverCpuMicros() / 1e6, "cores", null,
+                        String.format("over %.0f s with no request: PostgreSQL %.3f cores, WAL %.0f bytes/s, %.1f commits/s", idle.seconds(),
+                                perSecond.dbCpuMicros() / 1e6, perSecond.walBytes(), perSecond.commits()))
+                .with("server_cpu_us", perSecond.serverCpuMicros()).with("db_cpu_us", perSecond.dbCpuMicros()).with("wal_bytes", perSecond.walBytes())
+                .with("commits", perSecond.commits()).with("statements", perSecond.statements()).with("h2_bytes_written", perSecond.h2Bytes());
     }
 
     @FunctionalInterface
@@ -146,12 +198,11 @@ public final class CostsScenario implements Scenario {
         return c.quick() ? Duration.ofSeconds(1) : Duration.ofSeconds(20);
     }
 
-    private void tokenOperations(BenchConfig c, BenchRun.Stage stage, ServerProcess server, PrivatePostgres pg, RefreshChains chains,
+    private void tokenOperations(BenchConfig c, Meter meter, ServerProcess server, RefreshChains chains,
                                  TokenEndpointScenario.Prepared prepared, String introspected, Map<String, Cost> costs) throws Exception {
-        Counters counters = counters(stage, server, pg);
-        costs.put("refresh grant", phase(counters, () -> OpenLoop.run(REFRESH_RATE, 16, window(c), chains).ok()));
+        costs.put("refresh grant", meter.phase(() -> OpenLoop.run(REFRESH_RATE, 16, window(c), chains).ok()));
         TokenCalls.Client client = prepared.clients().getFirst();
-        costs.put("introspection", phase(counters, () -> OpenLoop.run(INTROSPECT_RATE, 16, window(c), i -> {
+        costs.put("introspection", meter.phase(() -> OpenLoop.run(INTROSPECT_RATE, 16, window(c), i -> {
             Http1Connection http = new Http1Connection("127.0.0.1", server.port());
             return new ClosedLoop.Worker() {
                 public boolean call() throws Exception {
@@ -160,7 +211,7 @@ public final class CostsScenario implements Scenario {
                 public void close() { http.close(); }
             };
         }).ok()));
-        costs.put("sign-in and code exchange", phase(counters, () -> OpenLoop.run(SIGN_IN_RATE, 2, window(c).plusSeconds(c.quick() ? 1 : 10),
+        costs.put("sign-in and code exchange", meter.phase(() -> OpenLoop.run(SIGN_IN_RATE, 2, window(c).plusSeconds(c.quick() ? 1 : 10),
                 signIns(server, signingIn(prepared))).ok()));
     }
 
@@ -207,13 +258,10 @@ public final class CostsScenario implements Scenario {
      * and FAN_OUT held subscribers, then each kind of attempt from FAN_OUT such subscribers less the held
      * publish.
      */
-    private void deliveryOperations(BenchConfig c, BenchRun.Stage stage, ServerProcess server, PrivatePostgres pg, DeliveryRig rig,
-                                    Map<String, Cost> costs) throws Exception {
+    /** The delivery operations' subscribers, on the development-mode server: each kind's callbacks subscribe to a noun of their own, so one publish reaches exactly them. */
+    private static void registerSubscribers(BenchRun.Stage stage, ServerProcess server, DeliveryRig rig) throws Exception {
         String missing = rig.connect(server);
         if (missing != null) throw new IllegalStateException(missing);
-        Counters counters = counters(stage, server, pg);
-        Jdbi jdbi = GrowthScenario.jdbi(stage);
-        // Each kind's callbacks subscribe to their own noun, so one publish reaches exactly them.
         for (int i = 0; i < FAN_OUT; i++) {
             rig.register("client", "/hook/held-" + i);
             rig.register("project", "/hook/ok-" + i);
@@ -221,25 +269,30 @@ public final class CostsScenario implements Scenario {
             rig.register("expense", "/hang/" + i);
         }
         rig.register("estimate", "/hook/held-one");
+        Jdbi jdbi = GrowthScenario.jdbi(stage);
         for (long id : jdbi.withHandle(h -> h.createQuery("select id from callbacks where uri like '%/hook/held-%'").mapTo(Long.class).list())) {
             rig.resend(id);   // re-keying: its deliveries are held until the new code comes back, which it never does here
         }
-        Cost one = phase(counters, () -> publishes(c, rig, "estimate.create", PUBLISH_RATE));
-        Cost fan = phase(counters, () -> publishes(c, rig, "client.create", PUBLISH_RATE));
+    }
+
+    private void deliveryOperations(BenchConfig c, Meter meter, BenchRun.Stage stage, DeliveryRig rig, Map<String, Cost> costs) throws Exception {
+        Jdbi jdbi = GrowthScenario.jdbi(stage);
+        Cost one = meter.phase(() -> publishes(c, rig, "estimate.create", PUBLISH_RATE));
+        Cost fan = meter.phase(() -> publishes(c, rig, "client.create", PUBLISH_RATE));
         Cost perSubscriber = fan.minus(one).times(1.0 / (FAN_OUT - 1));
         Cost perEvent = one.minus(perSubscriber);
         costs.put("publish, per event", perEvent);
         costs.put("publish, per subscriber (its delivery queued)", perSubscriber);
         Cost heldPublish = perEvent.plus(perSubscriber.times(FAN_OUT));
-        Cost answered = phase(counters, () -> drained(jdbi, publishes(c, rig, "project.create", PUBLISH_RATE), Duration.ofSeconds(60)));
+        Cost answered = meter.phase(() -> drained(jdbi, publishes(c, rig, "project.create", PUBLISH_RATE), Duration.ofSeconds(60)));
         costs.put("delivery attempt, answered", answered.minus(heldPublish).times(1.0 / FAN_OUT));
-        Cost failing = phase(counters, () -> drained(jdbi, publishes(c, rig, "payment.create", PUBLISH_RATE), Duration.ofSeconds(60)));
+        Cost failing = meter.phase(() -> drained(jdbi, publishes(c, rig, "payment.create", PUBLISH_RATE), Duration.ofSeconds(60)));
         costs.put("delivery attempt, failing (HTTP 500)", failing.minus(heldPublish).times(1.0 / FAN_OUT));
         // Hanging: each attempt holds a slot for delivery.timeout, so few: a slow open loop, then every attempt's timeout.
-        Cost hanging = phase(counters, () -> drained(jdbi, publishes(c, rig, "expense.create", c.quick() ? 2 : 4), Duration.ofSeconds(90)));
+        Cost hanging = meter.phase(() -> drained(jdbi, publishes(c, rig, "expense.create", c.quick() ? 2 : 4), Duration.ofSeconds(90)));
         costs.put("delivery attempt, timing out", hanging.minus(heldPublish).times(1.0 / FAN_OUT));
         AtomicLong handshakes = new AtomicLong();
-        costs.put("verification handshake (register, request, verify)", phase(counters, () -> {
+        costs.put("verification handshake (register, request, verify)", meter.phase(() -> {
             long n = c.quick() ? 3 : 100;
             for (int i = 0; i < n; i++) rig.register("invoice", "/hook/handshake-" + handshakes.incrementAndGet());
             return n;
@@ -269,11 +322,11 @@ public final class CostsScenario implements Scenario {
     }
 
     /** The mixed load, and its CPU beside the sum of its parts' development-mode costs. */
-    private List<Figure> mixed(BenchConfig c, BenchRun.Stage stage, ServerProcess server, PrivatePostgres pg, RefreshChains chains,
+    private List<Figure> mixed(BenchConfig c, Meter meter, BenchRun.Stage stage, ServerProcess server, RefreshChains chains,
                                TokenEndpointScenario.Prepared prepared, DeliveryRig rig, Map<String, Cost> costs) throws Exception {
         for (int i = 0; i < MIXED_SUBSCRIBERS; i++) rig.register("tax", "/hook/mixed-" + i);
         Jdbi jdbi = GrowthScenario.jdbi(stage);
-        Counters counters = counters(stage, server, pg);
+        Counters counters = meter.counters();
         Duration window = c.quick() ? Duration.ofSeconds(2) : Duration.ofSeconds(30);
         double rssBefore = ProcStats.rssMib(server.pid());
         PoolSampler pool = new PoolSampler(server.port());
@@ -295,7 +348,7 @@ public final class CostsScenario implements Scenario {
         Counters.Reading d = counters.read().minus(before);
         double rssAfter = ProcStats.rssMib(server.pid());
         int[] connections = pool.stop();
-        List<Figure> out = new ArrayList<>(SizingModel.check(name(), stage.label(), costs, d, MIXED_REFRESH, MIXED_PUBLISH, MIXED_SUBSCRIBERS,
+        List<Figure> out = new ArrayList<>(SizingModel.check(name(), stage.label(), costs, meter.idlePerSecond(), d, MIXED_REFRESH, MIXED_PUBLISH, MIXED_SUBSCRIBERS,
                 MIXED_SIGN_IN, window.toNanos() / 1e9, Math.max(rssBefore, rssAfter)));
         out.add(Figure.measured(name(), "mixed load: pool connections in use, most", stage.label(), connections[0], "connections", null,
                 "db.pool-size 16; most requests waiting for a connection at once: " + connections[1] + " (read from /metrics every 200 ms)"));
