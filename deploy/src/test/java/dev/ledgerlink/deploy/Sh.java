@@ -65,10 +65,16 @@ final class Sh {
     }
 
     static int freePort() {
-        try (var s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        // Between 20000 and the kernel's ephemeral range (32768 by default): a container binds it minutes later on a
+        // loaded machine, and a port of that range may be taken meanwhile as the local end of an outgoing connection.
+        for (int i = 0; i < 500; i++) {
+            int port = 20_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(12_000);
+            try (var s = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+                return port;
+            } catch (IOException taken) {
+                // another one
+            }
         }
+        throw new UncheckedIOException(new IOException("no free port between 20000 and 32000"));
     }
 }

@@ -68,7 +68,7 @@ public final class ServerProcess implements AutoCloseable {
     public String awaitBaseUrl() throws InterruptedException {
         long deadline = System.nanoTime() + START_LIMIT.toNanos();
         while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) throw new AssertionError("the server exited with " + process.exitValue() + "; log " + log);
+            if (!process.isAlive()) throw new AssertionError("the server exited with " + process.exitValue() + "; log " + log + ":\n" + tail(log));
             try {
                 var m = READY.matcher(java.nio.file.Files.exists(log) ? java.nio.file.Files.readString(log) : "");
                 if (m.find()) return m.group(1);
@@ -106,13 +106,22 @@ public final class ServerProcess implements AutoCloseable {
         throw new AssertionError("fewer than " + lines + " ready lines; log " + log + ":\n" + tail(log));
     }
 
-    /** A port free at this moment (for a node's fixed address, or its management port). */
+    /**
+     * A port free at this moment (for a node's fixed address, or its management port), between 20000 and
+     * the kernel's ephemeral range (32768 by default). A node binds it seconds or minutes later on a loaded
+     * machine, and a port of the ephemeral range may be taken meanwhile as the local end of any outgoing
+     * connection (a previous release's node in UpgradeTest once exited 1 on its port).
+     */
     public static int freePort() {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        for (int i = 0; i < 500; i++) {
+            int port = 20_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(12_000);
+            try (java.net.ServerSocket s = new java.net.ServerSocket(port)) {
+                return port;
+            } catch (IOException taken) {
+                // another one
+            }
         }
+        throw new AssertionError("no free port between 20000 and 32000");
     }
 
     /**
