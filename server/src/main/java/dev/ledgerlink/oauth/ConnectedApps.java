@@ -46,14 +46,19 @@ public final class ConnectedApps {
             select application_id, scope, granted_at from oauth_consent_scopes where user_id = :userId""";
 
     private static final String LIVE_GRANTS = "select g.application_id, g.scopes, g.created_at from oauth_grants g where g.user_id = :userId and ("
-            + Grants.HAS_LIVE_TOKEN + ")";
+            + Grants.LISTED_LIVE + ")";
 
-    /** The live refresh token of each of the user's pairs: when it was issued (no write on the token path: a column it already has). */
+    /**
+     * The live refresh token of each of the user's pairs: when it was issued (no write on the token path:
+     * a column it already has). One probe of the live-token index per pair, however many tokens its
+     * chain issued.
+     */
     private static final String LAST_USED = """
-            select g.application_id, max(r.created_at) as issued_at from oauth_refresh_tokens r join oauth_grants g on g.id = r.grant_id
-            where g.user_id = :userId and\s""" + RefreshTokenGrant.GRANT_LIVE + " and " + RefreshTokenGrant.TOKEN_LIVE + """
-
-            group by g.application_id""";
+            select s.application_id, (select max(r.created_at) from oauth_refresh_tokens r join oauth_grants g on g.id = r.grant_id
+                                      where r.user_id = s.user_id and r.application_id = s.application_id and\s""" + RefreshTokenGrant.GRANT_LIVE
+            + " and " + RefreshTokenGrant.TOKEN_LIVE + """
+            ) as issued_at
+            from oauth_token_slots s where s.user_id = :userId""";
 
     private static final String GRANTS_OF_PAIR = "select g.id from oauth_grants g where g.user_id = :userId and g.application_id = :applicationId";
 

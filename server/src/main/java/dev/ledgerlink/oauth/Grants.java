@@ -29,14 +29,36 @@ public final class Grants {
     /** {@code active}: the grant still has a live refresh token or an unexpired, unrevoked access token. */
     public record Grant(long id, long userId, long applicationId, String scopes, Instant createdAt, boolean active) {}
 
+    /**
+     * Refresh token r is the live one of grant {@code grant}: the grant is not superseded and the token is
+     * live, found through the pair's live-token index (at most one entry per pair) rather than among all
+     * the grant's tokens.
+     */
+    private static String liveRefreshOf(String grant) {
+        return "r.user_id = %1$s.user_id and r.application_id = %1$s.application_id and r.grant_id = %1$s.id and %2$s and %3$s".formatted(grant,
+                RefreshTokenGrant.TOKEN_LIVE, RefreshTokenGrant.GRANT_LIVE.replace("g.", grant + "."));
+    }
+
+    /** Grant g has a live refresh token. */
+    private static final String HAS_LIVE_REFRESH = "exists (select 1 from oauth_refresh_tokens r where " + liveRefreshOf("g") + ")";
+
     /** Grant g still has a live refresh token (TokenService: the token and its grant are both live) or access token. */
-    static final String HAS_LIVE_TOKEN = "(" + RefreshTokenGrant.GRANT_LIVE
-            + " and exists (select 1 from oauth_refresh_tokens r where r.grant_id = g.id and " + RefreshTokenGrant.TOKEN_LIVE + "))" + """
+    static final String HAS_LIVE_TOKEN = HAS_LIVE_REFRESH + """
 
              or exists (select 1 from oauth_access_tokens a where a.grant_id = g.id
                                 and a.revoked_at is null and a.expires_at > :now)""";
 
-    private static final String ACTIVE = "case when " + HAS_LIVE_TOKEN + " then true else false end as active";
+    /**
+     * As {@link #HAS_LIVE_TOKEN}, for what lists grants (the admin API's lists, the connected
+     * applications): a live access token is looked for among the grant's newest {@link #COUNTED} + 1,
+     * so that a grant refreshed for years costs a listing what a new one does. It differs only for a
+     * grant that issued more than that many access tokens within one token lifetime and then had the
+     * newest all revoked one by one; revoking (revokePair) looks at every token.
+     */
+    static final String LISTED_LIVE = HAS_LIVE_REFRESH + " or exists (select 1 " + newestOf("oauth_access_tokens", "a", "g.id")
+            + " and a.revoked_at is null and a.expires_at > :now)";
+
+    private static final String ACTIVE = "case when " + LISTED_LIVE + " then true else false end as active";
 
     /**
      * The grants of a user, of an application or of both: only the conditions given (as "a null
@@ -52,7 +74,8 @@ public final class Grants {
     /**
      * One (user, application) pair. The live chain is the grant of the live refresh token: how many
      * refresh tokens it has issued (one per refresh, plus the first) and when the live one was issued.
-     * Access tokens are live while neither revoked nor expired.
+     * The access tokens are those of the pair's newest authorization; they are live while neither
+     * revoked nor expired. Counts stop above {@link #COUNTED}.
      */
     public record Summary(long userId, long applicationId, int authorizations, Instant lastIssuedAt,
                           Instant liveRefreshIssuedAt, int chainLength, int liveAccessTokens, int accessTokensIssued,
@@ -67,32 +90,49 @@ public final class Grants {
     public record SummaryPage(int page, List<Summary> summaries, boolean more) {}
 
     /**
-     * The grants g of pair s, joined to their tokens by the tokens' grant index, one pair at a time:
-     * each pair costs what its own grants and tokens are (an IN over a correlated subquery had H2 read
-     * every token of every pair for each listed pair).
+     * How many of a grant's tokens the console counts: a count above it shows as "more than" it. Each
+     * count reads at most this many entries of the grant's index (V46: grant_id, id), newest first, so
+     * a page of pairs costs the same whether their chains were refreshed ten times or a million.
      */
-    private static final String OF_PAIR = "from oauth_grants g join %s on %s.grant_id = g.id where g.user_id = s.user_id and g.application_id = s.application_id";
-    private static final String REFRESH_OF_PAIR = OF_PAIR.formatted("oauth_refresh_tokens r", "r");
-    private static final String ACCESS_OF_PAIR = OF_PAIR.formatted("oauth_access_tokens a", "a");
-    /** The pair's live grant has a live token (its chain is the live chain). */
-    private static final String LIVE_CHAIN = RefreshTokenGrant.GRANT_LIVE
-            + " and exists (select 1 from oauth_refresh_tokens l where l.grant_id = g.id and "
-            + RefreshTokenGrant.TOKEN_LIVE.replace("r.", "l.") + ")";
+    public static final int COUNTED = 1_000;
 
+    /**
+     * Tokens {@code t} of {@code table} of grant {@code grant}, the newest {@link #COUNTED} + 1 of them:
+     * from the id of the one {@code COUNTED} places before the newest (none: from the first), both read
+     * along the (grant_id, id) index (V46). {@code grant} must be a column of an outer row, not a
+     * subquery: H2 reads an index by a subquery's value only by reading the whole table. The inner order
+     * names both columns and the condition on id is there so that H2 also takes that index, sorted, over
+     * the foreign key's index on grant_id.
+     */
+    private static String newestOf(String table, String t, String grant) {
+        return ("from %1$s %2$s where %2$s.grant_id = %3$s and %2$s.id >= coalesce((select n.id from %1$s n where n.grant_id = %3$s and n.id > 0"
+                + " order by n.grant_id desc, n.id desc offset %4$d rows fetch next 1 rows only), 0)").formatted(table, t, grant, COUNTED);
+    }
+
+    /**
+     * A page of pairs s along oauth_token_slots_issued, each with its newest authorization ng (a pair's
+     * live chain, if it has one, is that grant's: a new authorization supersedes the one before), summed
+     * up by index probes and bounded ranges: its authorizations, its live refresh token and the length of
+     * that token's chain, and ng's access tokens (how many issued, how many live, the newest, valid until
+     * when), counted up to {@link #COUNTED} + 1.
+     */
     private static final String LIST = """
             select s.user_id, s.application_id, s.issued_at as last_issued_at,
                    (select count(*) from oauth_grants g where g.user_id = s.user_id and g.application_id = s.application_id) as authorizations,
-                   (select max(r.created_at) %1$s and %3$s and %4$s) as live_refresh_issued_at,
-                   (select count(*) %1$s and %5$s) as chain_length,
-                   (select count(*) %2$s and a.revoked_at is null and a.expires_at > :now) as live_access_tokens,
-                   (select count(*) %2$s) as access_tokens_issued,
-                   (select max(a.created_at) %2$s) as last_access_issued_at,
-                   (select max(a.expires_at) %2$s and a.revoked_at is null and a.expires_at > :now) as live_access_until
+                   (select max(r.created_at) from oauth_refresh_tokens r where %1$s) as live_refresh_issued_at,
+                   case when exists (select 1 from oauth_refresh_tokens r where %1$s) then (select count(*) %2$s) else 0 end as chain_length,
+                   (select count(*) %3$s and a.revoked_at is null and a.expires_at > :now) as live_access_tokens,
+                   (select count(*) %3$s) as access_tokens_issued,
+                   (select max(a.created_at) %3$s) as last_access_issued_at,
+                   (select max(a.expires_at) %3$s and a.revoked_at is null and a.expires_at > :now) as live_access_until
             from oauth_token_slots s
+            left join oauth_grants ng on ng.user_id = s.user_id and ng.application_id = s.application_id
+                 and not exists (select 1 from oauth_grants later where later.user_id = ng.user_id and later.application_id = ng.application_id
+                                 and later.id > ng.id)
             where (:all or s.user_id in (<userIds>))
             order by s.issued_at desc, s.user_id desc, s.application_id desc
-            limit :limit offset :offset""".formatted(REFRESH_OF_PAIR, ACCESS_OF_PAIR, RefreshTokenGrant.GRANT_LIVE, RefreshTokenGrant.TOKEN_LIVE,
-            LIVE_CHAIN);
+            limit :limit offset :offset""".formatted(liveRefreshOf("ng"), newestOf("oauth_refresh_tokens", "c", "ng.id"),
+            newestOf("oauth_access_tokens", "a", "ng.id"));
 
     private final Jdbi jdbi;
     private final TokenService tokens;

@@ -11,6 +11,7 @@ import dev.ledgerlink.store.migration.V22__token_selectors;
 import dev.ledgerlink.store.migration.V23__superseded_grants;
 import dev.ledgerlink.store.migration.V24__h2_foreign_key_indexes;
 import dev.ledgerlink.store.migration.V36__h2_sandbox_identity_cache;
+import dev.ledgerlink.store.migration.V46__token_grant_order_indexes;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -172,7 +173,7 @@ public final class Database implements AutoCloseable {
                 .locations("classpath:db/migration")
                 .placeholders(java.util.Map.of("dialect", dialect.name().toLowerCase()))
                 .javaMigrations(new V20__h2_identity_cache(), new V21__binary_token_hashes(), new V22__token_selectors(), new V23__superseded_grants(),
-                        new V24__h2_foreign_key_indexes(), new V36__h2_sandbox_identity_cache());
+                        new V24__h2_foreign_key_indexes(), new V36__h2_sandbox_identity_cache(), new V46__token_grant_order_indexes());
     }
 
     /** The database as a log line names it: the H2 file, or PostgreSQL's URL without its parameters (which may hold a password). */

@@ -66,18 +66,10 @@ public final class ServerProcess implements AutoCloseable {
      * the first ready line in the file is taken.
      */
     public String awaitBaseUrl() throws InterruptedException {
-        long deadline = System.nanoTime() + START_LIMIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) throw new AssertionError("the server exited with " + process.exitValue() + "; log " + log + ":\n" + tail(log));
-            try {
-                var m = READY.matcher(java.nio.file.Files.exists(log) ? java.nio.file.Files.readString(log) : "");
-                if (m.find()) return m.group(1);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the server did not get ready within " + START_LIMIT.toMinutes() + " minutes; log " + log + ":\n" + tail(log));
+        return awaitInLog(log, START_LIMIT, List.of(this), text -> {
+            var m = READY.matcher(text);
+            return m.find() ? java.util.Optional.of(m.group(1)) : java.util.Optional.empty();
+        }, "the server did not get ready within " + START_LIMIT.toMinutes() + " minutes");
     }
 
     /**
@@ -90,20 +82,33 @@ public final class ServerProcess implements AutoCloseable {
 
     /** As {@link #awaitAllReady}, until {@code log} holds {@code lines} ready lines (servers that ran before wrote theirs). */
     public static void awaitReadyLines(Path log, int lines, ServerProcess... servers) throws InterruptedException {
-        long deadline = System.nanoTime() + START_LIMIT.multipliedBy(servers.length).toNanos();
+        awaitInLog(log, START_LIMIT.multipliedBy(servers.length), List.of(servers),
+                text -> READY.matcher(text).results().count() >= lines ? java.util.Optional.of(true) : java.util.Optional.empty(),
+                "fewer than " + lines + " ready lines");
+    }
+
+    /**
+     * Reads {@code log} every 50 ms until {@code found} finds what it looks for in it; fails, with the log's
+     * tail, when one of {@code servers} exits first or {@code limit} passes.
+     */
+    private static <T> T awaitInLog(Path log, java.time.Duration limit, List<ServerProcess> servers,
+                                    java.util.function.Function<String, java.util.Optional<T>> found, String notFound) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() < deadline) {
             for (ServerProcess s : servers) {
-                if (!s.process.isAlive()) throw new AssertionError("a server exited with " + s.process.exitValue() + "; log " + log);
+                if (!s.process.isAlive()) throw new AssertionError("a server exited with " + s.process.exitValue() + "; log " + log + ":\n" + tail(log));
             }
+            String text;
             try {
-                String text = java.nio.file.Files.exists(log) ? java.nio.file.Files.readString(log) : "";
-                if (READY.matcher(text).results().count() >= lines) return;
+                text = java.nio.file.Files.exists(log) ? java.nio.file.Files.readString(log) : "";
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+            java.util.Optional<T> value = found.apply(text);
+            if (value.isPresent()) return value.get();
             Thread.sleep(50);
         }
-        throw new AssertionError("fewer than " + lines + " ready lines; log " + log + ":\n" + tail(log));
+        throw new AssertionError(notFound + "; log " + log + ":\n" + tail(log));
     }
 
     /**

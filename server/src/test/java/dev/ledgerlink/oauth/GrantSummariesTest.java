@@ -3,11 +3,13 @@ package dev.ledgerlink.oauth;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ledgerlink.accounts.ApplicationService;
 import dev.ledgerlink.testing.Fixtures;
 import dev.ledgerlink.testing.LedgerlinkTest;
+import dev.ledgerlink.testing.TestHttp;
 import dev.ledgerlink.testing.TestServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,5 +55,28 @@ class GrantSummariesTest {
         assertFalse(second.more());
         assertEquals(issued.getFirst(), second.summaries().getLast().applicationId(), "the oldest pair last");
         assertEquals(Grants.PER_PAGE, grants.summaries(null, 1).summaries().size(), "an operator sees every user's");
+    }
+
+    @Test
+    void aChainRefreshedMoreThanAThousandTimesCountsAsMoreThanAThousandAndItsLiveTokensStillShow() {
+        String refresh = f.issue().refreshToken();
+        for (int i = 0; i < Grants.COUNTED + 5; i++) {
+            TestHttp.Response r = OAuthFlows.refresh(server, f, refresh);
+            assertEquals(200, r.status(), r.body());
+            refresh = r.json().get("refresh_token").asText();
+        }
+        Grants.Summary pair = server.services().oauth().grants().summaries(List.of(f.user().id()), 1).summaries().getFirst();
+        assertEquals(Grants.COUNTED + 1, pair.chainLength(), "1,006 refresh tokens in the chain, counted up to one past the bound");
+        assertEquals(Grants.COUNTED + 1, pair.accessTokensIssued());
+        assertEquals(Grants.COUNTED + 1, pair.liveAccessTokens(), "every access token of the chain is still live (none expired), counted likewise");
+        assertNotNull(pair.liveRefreshIssuedAt());
+        assertNotNull(pair.liveAccessUntil());
+        assertEquals("1,000+", dev.ledgerlink.web.console.Format.tokensCounted(pair.chainLength()));
+        assertEquals("1,000", dev.ledgerlink.web.console.Format.tokensCounted(Grants.COUNTED));
+
+        assertEquals(200, OAuthFlows.revoke(server, f, refresh).status());
+        Grants.Summary revoked = server.services().oauth().grants().summaries(List.of(f.user().id()), 1).summaries().getFirst();
+        assertNull(revoked.liveRefreshIssuedAt(), "no live chain once its refresh token is revoked");
+        assertEquals(0, revoked.chainLength());
     }
 }

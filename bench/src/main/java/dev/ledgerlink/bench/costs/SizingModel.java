@@ -58,32 +58,69 @@ public final class SizingModel {
     }
 
     /**
-     * The mixed load's prediction from {@code costs} (development mode, as it ran) and what the node
-     * spends idle a second ({@code idle}), and its measurement {@code d} over {@code seconds}: server,
-     * database and both together, as measured / predicted.
+     * A mixed load: refresh grants, publishes to {@code subscribers} answered subscribers each, and sign-ins
+     * with a code exchange, as rates a second or as counts of operations completed.
      */
-    public static List<Figure> check(String scenario, String db, Map<String, Cost> costs, Cost idle, Counters.Reading d, double refresh,
-                                     double publish, int subscribers, double signIns, double seconds, double rssMib) {
-        Cost perSecond = idle.plus(costs.get("refresh grant").times(refresh)).plus(publish(costs, subscribers).times(publish))
-                .plus(costs.get("sign-in and code exchange").times(signIns));
-        double predictedServer = perSecond.serverCpuMicros() / 1e6;
-        double predictedDb = perSecond.dbCpuMicros() / 1e6;
-        double server = d.serverCpu() / seconds;
-        double database = d.dbCpu() / seconds;
-        String load = String.format("%.0f refresh grants, %.0f publishes to %d answered subscribers and %.0f sign-ins with a code exchange a second,"
-                + " %.0f s", refresh, publish, subscribers, signIns, seconds);
+    public record Mix(double refreshes, double publishes, int subscribers, double signIns) {
+        public Mix times(double k) {
+            return new Mix(refreshes * k, publishes * k, subscribers, signIns * k);
+        }
+
+        /** The sum of its operations' {@code costs} (development mode, as it runs), the idle node left out. */
+        public Cost cost(Map<String, Cost> costs) {
+            return costs.get("refresh grant").times(refreshes).plus(publish(costs, subscribers).times(publishes))
+                    .plus(costs.get("sign-in and code exchange").times(signIns));
+        }
+
+        public String describe(String per) {
+            return String.format("%.0f refresh grants, %.0f publishes to %d answered subscribers and %.1f sign-ins with a code exchange%s",
+                    refreshes, publishes, subscribers, signIns, per);
+        }
+    }
+
+    /**
+     * How much of {@code mix} (rates a second) fits in {@code cores} by the costs: 1 when all of it does,
+     * otherwise the share whose predicted server and database CPU, with the idle node's, is {@code cores}.
+     * The check runs its load at that share, so that what it measures is the costs adding up and not a
+     * machine falling behind (a saturated load runs late and its CPU no longer follows its rates).
+     */
+    public static double fitting(Map<String, Cost> costs, Cost idlePerSecond, Mix mix, double cores) {
+        Cost load = mix.cost(costs);
+        double loadCores = (load.serverCpuMicros() + load.dbCpuMicros()) / 1e6;
+        double idleCores = (idlePerSecond.serverCpuMicros() + idlePerSecond.dbCpuMicros()) / 1e6;
+        if (loadCores <= 0) return 1;
+        return Math.min(1, Math.max(0, cores - idleCores) / loadCores);
+    }
+
+    /**
+     * The check: a mixed load ran for {@code d.seconds()} (from its first request until its last delivery
+     * was recorded) and completed {@code done}; the model predicts its CPU-seconds as the idle node's
+     * spending over that time plus each completed operation's cost ({@code costs}, development mode, as
+     * it ran). Server, database and both together, as measured / predicted; {@code asked} is the rates
+     * the load was run at, for the note.
+     */
+    public static List<Figure> check(String scenario, String db, Map<String, Cost> costs, Cost idlePerSecond, Counters.Reading d, Mix done,
+                                     Mix asked, double rssMib) {
+        double seconds = d.seconds();
+        Cost predicted = idlePerSecond.times(seconds).plus(done.cost(costs));
+        double predictedServer = predicted.serverCpuMicros() / 1e6;
+        double predictedDb = predicted.dbCpuMicros() / 1e6;
+        String load = String.format("asked %s; completed %s in %.1f s", asked.describe(" a second"), done.describe(""), seconds);
         String bound = String.format("%.2f - %.2f", 1 - TOLERANCE, 1 + TOLERANCE);
         List<Figure> out = new ArrayList<>();
-        out.add(Figure.measured(scenario, "mixed load: ledgerlink cores measured", db, server, "cores", null,
-                String.format("predicted %.2f; %s; server RSS %.0f MiB", predictedServer, load, rssMib)).with("predicted", predictedServer));
-        out.add(Figure.measured(scenario, "mixed load: ledgerlink cores measured / predicted", db, server / predictedServer, "x", bound, ""));
+        out.add(Figure.measured(scenario, "mixed load: ledgerlink cores measured", db, d.serverCpu() / seconds, "cores", null,
+                String.format("predicted %.2f (%.1f of %.1f CPU-seconds); %s; server RSS %.0f MiB", predictedServer / seconds, d.serverCpu(),
+                        predictedServer, load, rssMib)).with("predicted", predictedServer / seconds).with("cpu_seconds", d.serverCpu())
+                .with("predicted_cpu_seconds", predictedServer).with("seconds", seconds));
+        out.add(Figure.measured(scenario, "mixed load: ledgerlink cores measured / predicted", db, d.serverCpu() / predictedServer, "x", bound, ""));
         if (predictedDb > 0) {
-            out.add(Figure.measured(scenario, "mixed load: PostgreSQL cores measured", db, database, "cores", null,
-                    String.format("predicted %.2f; WAL %.2f MB/s predicted %.2f", predictedDb, d.walBytes() / seconds / 1e6, perSecond.walBytes() / 1e6))
-                    .with("predicted", predictedDb));
-            out.add(Figure.measured(scenario, "mixed load: PostgreSQL cores measured / predicted", db, database / predictedDb, "x", bound, ""));
-            out.add(Figure.measured(scenario, "mixed load: all cores measured / predicted", db, (server + database) / (predictedServer + predictedDb),
-                    "x", bound, ""));
+            out.add(Figure.measured(scenario, "mixed load: PostgreSQL cores measured", db, d.dbCpu() / seconds, "cores", null,
+                    String.format("predicted %.2f (%.1f of %.1f CPU-seconds); WAL %.2f MB/s predicted %.2f", predictedDb / seconds, d.dbCpu(),
+                            predictedDb, d.walBytes() / seconds / 1e6, predicted.walBytes() / seconds / 1e6))
+                    .with("predicted", predictedDb / seconds).with("cpu_seconds", d.dbCpu()).with("predicted_cpu_seconds", predictedDb));
+            out.add(Figure.measured(scenario, "mixed load: PostgreSQL cores measured / predicted", db, d.dbCpu() / predictedDb, "x", bound, ""));
+            out.add(Figure.measured(scenario, "mixed load: all cores measured / predicted", db,
+                    (d.serverCpu() + d.dbCpu()) / (predictedServer + predictedDb), "x", bound, ""));
         }
         return out;
     }

@@ -23,7 +23,7 @@ public final class PagedReads {
 
     private PagedReads() {}
 
-    /** Sends every read {@code rounds} times, in turn, and times each. */
+    /** Sends every read {@code rounds} times, in turn, and times each; a read left unanswered for the connection's 30 s is a failure, not sent again. */
     public static List<Timed> measure(int port, List<Read> reads, int rounds) throws Exception {
         Map<Read, Latencies> lat = new LinkedHashMap<>();
         Map<Read, Integer> failures = new LinkedHashMap<>();
@@ -32,11 +32,23 @@ public final class PagedReads {
             lat.put(r, new Latencies(rounds));
             failures.put(r, 0);
         }
-        try (Http1Connection http = new Http1Connection("127.0.0.1", port)) {
+        Http1Connection http = new Http1Connection("127.0.0.1", port);
+        try {
             for (int i = 0; i < rounds; i++) {
                 for (Read r : reads) {
+                    if (first.getOrDefault(r, "").startsWith("no answer")) continue;   // timed out once: not sent again
                     long t0 = System.nanoTime();
-                    Http1Connection.Response answer = http.get(r.path(), r.headers());
+                    Http1Connection.Response answer;
+                    try {
+                        answer = http.get(r.path(), r.headers());
+                    } catch (java.net.SocketTimeoutException e) {
+                        // No answer within the connection's read timeout: this read fails and is not sent again; the others are still measured.
+                        failures.merge(r, 1, Integer::sum);
+                        first.putIfAbsent(r, String.format("no answer within %.0f s", (System.nanoTime() - t0) / 1e9));
+                        http.close();
+                        http = new Http1Connection("127.0.0.1", port);
+                        continue;
+                    }
                     long t1 = System.nanoTime();
                     if (answer.status() == 200) {
                         lat.get(r).add(t1 - t0);
@@ -46,6 +58,8 @@ public final class PagedReads {
                     }
                 }
             }
+        } finally {
+            http.close();
         }
         List<Timed> out = new ArrayList<>();
         for (Read r : reads) out.add(new Timed(r, lat.get(r), failures.get(r), first.get(r)));

@@ -399,7 +399,7 @@ public final class GrowthScenario implements Scenario {
                         during.latencies().percentileMillis(0.99), u.describe())).with("removed", pass.removed())
                 .with("token_rows_written_per_second", written));
         out.add(Figure.measured(name(), "retention pass with nothing due, seconds" + tag, db, idle.seconds(), "s", null,
-                "removed " + idle.total() + " rows; what finding nothing costs: every rule reads its table up to the end"));
+                "removed " + idle.total() + " rows; what finding nothing costs: each rule reads its table up to its cutoff (store/WrittenOrder)"));
         m.put("retention rows per second", pass.rowsPerSecond());
         m.put("retention idle pass seconds", idle.seconds());
         return out;

@@ -1,6 +1,7 @@
 package dev.ledgerlink.web.console;
 
 import dev.ledgerlink.delivery.DeliveryActivity;
+import dev.ledgerlink.oauth.Grants;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -11,6 +12,11 @@ public final class Format {
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
 
     private Format() {}
+
+    /** A grant's token count as the grants page shows it: counts stop above Grants.COUNTED, shown as "1,000+". */
+    public static String tokensCounted(int count) {
+        return count > Grants.COUNTED ? String.format("%,d+", Grants.COUNTED) : String.format("%,d", count);
+    }
 
     public static String time(Instant t) {
         return t == null ? "—" : TIME.format(t);
