@@ -57,6 +57,8 @@ public final class CostsScenario implements Scenario {
     static final SizingModel.Mix ISSUE_MIX = new SizingModel.Mix(500, 200, 3, 5);
     /** The share of the machine's cores the mixed load may take by the costs (server and database): the load generator has the rest. */
     static final double MIXED_MACHINE_SHARE = 0.5;
+    /** The least of the mix that runs, however little the costs say fits (a cold, quick run's costs can say nothing does). */
+    static final double MIXED_LEAST_SHARE = 0.02;
     /** The rate each operation runs at alone (below saturation on two cores; publishes to 4 subscribers). */
     static final double REFRESH_RATE = 500;
     static final double INTROSPECT_RATE = 500;
@@ -334,7 +336,7 @@ public final class CostsScenario implements Scenario {
         Jdbi jdbi = GrowthScenario.jdbi(stage);
         Counters counters = meter.counters();
         double cores = Runtime.getRuntime().availableProcessors() * MIXED_MACHINE_SHARE;
-        SizingModel.Mix asked = ISSUE_MIX.times(SizingModel.fitting(costs, meter.idlePerSecond(), ISSUE_MIX, cores));
+        SizingModel.Mix asked = ISSUE_MIX.times(Math.max(MIXED_LEAST_SHARE, SizingModel.fitting(costs, meter.idlePerSecond(), ISSUE_MIX, cores)));
         Duration window = c.quick() ? Duration.ofSeconds(2) : Duration.ofSeconds(30);
         double rssBefore = ProcStats.rssMib(server.pid());
         PoolSampler pool = new PoolSampler(server.port());

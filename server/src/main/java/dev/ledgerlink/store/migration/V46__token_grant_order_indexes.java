@@ -14,7 +14,7 @@ import org.flywaydb.core.api.migration.Context;
  * <ul>
  *   <li>PostgreSQL: the new index replaces the one on grant_id alone, so a token insert maintains as
  *   many indexes as before, and the previous release's statements by grant_id use it as they used the
- *   old one. Each create holds its table's write lock while it builds (docs/operations.md, "Upgrading").</li>
+ *   old one. Each create holds its table's write lock while it builds (UPGRADE.md).</li>
  *   <li>H2: added beside the one on grant_id, which is the foreign key's own: H2 wants a key's index over
  *   exactly its columns (V24) and cannot take this one for it.</li>
  * </ul>
